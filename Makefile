@@ -1,0 +1,41 @@
+# Human entry points. Each target installs what it needs first (scripts/deps.sh), so that
+# `make run` and `make test` work alone on a fresh Debian 12 machine.
+BUILD   ?= build
+JOBS    ?= $(shell nproc)
+CMAKE_FLAGS ?=
+
+.PHONY: all deps configure build run test synth wave clean
+
+all: build
+
+deps:
+	@bash scripts/deps.sh
+
+$(BUILD)/CMakeCache.txt:
+	@bash scripts/deps.sh
+	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
+
+configure: $(BUILD)/CMakeCache.txt
+
+build: configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+# The main job: the SSM demo (5 PEs x 4 threads), readable summary and an FST trace window.
+run: build
+	$(BUILD)/sim/cli/hpcnet demo --trace $(BUILD)/demo.fst
+
+# The whole test suite through CTest.
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# Yosys synthesis of every RTL top, cell-count report; fails on an error or a latch.
+synth:
+	@bash scripts/deps.sh
+	bash scripts/synth/synth.sh $(BUILD)/synth
+
+# Open the last trace in GTKWave with the block's save file.
+wave:
+	bash scripts/wave.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,1 @@
+# common cells models (filled in by the common-cells work)

@@ -1,0 +1,19 @@
+# One static library holds every C++-driven Verilated model (one copy of the Verilator runtime).
+# Each block lists its models in rtl/<block>/models.cmake with hpcnet_model().
+add_library(hpcnet_models STATIC)
+set_target_properties(hpcnet_models PROPERTIES POSITION_INDEPENDENT_CODE ON)
+
+# hpcnet_model(PREFIX <Vname> TOP <module> SOURCES <files...> [ARGS <extra verilator args...>])
+function(hpcnet_model)
+  cmake_parse_arguments(M "" "PREFIX;TOP" "SOURCES;ARGS" ${ARGN})
+  verilate(hpcnet_models
+    PREFIX ${M_PREFIX}
+    TOP_MODULE ${M_TOP}
+    SOURCES ${M_SOURCES}
+    TRACE_FST
+    VERILATOR_ARGS ${HPCNET_VERILATOR_ARGS} ${M_ARGS})
+endfunction()
+
+set(HPCNET_RTL ${CMAKE_CURRENT_LIST_DIR})
+include(${HPCNET_RTL}/common/models.cmake)
+include(${HPCNET_RTL}/ssm/models.cmake)

@@ -1,0 +1,18 @@
+# SSM models driven from C++.
+set(SSM_RTL
+  ${HPCNET_RTL}/common/cmn_fifo.sv
+  ${HPCNET_RTL}/common/cmn_rr_arb.sv
+  ${HPCNET_RTL}/common/cmn_sram.sv
+  ${HPCNET_RTL}/ssm/ssm_regs_pkg.sv
+  ${HPCNET_RTL}/ssm/ssm_pkg.sv
+  ${HPCNET_RTL}/ssm/ssm_csr.sv
+  ${HPCNET_RTL}/ssm/ssm_opq.sv
+  ${HPCNET_RTL}/ssm/ssm_core.sv
+  ${HPCNET_RTL}/ssm/ssm_hash.sv
+  ${HPCNET_RTL}/ssm/ssm_spill.sv
+  ${HPCNET_RTL}/ssm/ssm_retw.sv
+  ${HPCNET_RTL}/ssm/ssm_top.sv)
+
+# The engine as the driver sees it: default parameters (2 cores) and a 1-core variant.
+hpcnet_model(PREFIX Vssm_top TOP ssm_top SOURCES ${SSM_RTL})
+hpcnet_model(PREFIX Vssm_top_1core TOP ssm_top SOURCES ${SSM_RTL} ARGS -GNumCores=1)

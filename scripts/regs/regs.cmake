@@ -1,0 +1,1 @@
+# regs generation (placeholder)
