@@ -8,6 +8,7 @@ set(SSM_RTL
   ${HPCNET_RTL}/ssm/ssm_csr.sv
   ${HPCNET_RTL}/ssm/ssm_opq.sv
   ${HPCNET_RTL}/ssm/ssm_core.sv
+  ${HPCNET_RTL}/ssm/ssm_hash_port.sv
   ${HPCNET_RTL}/ssm/ssm_hash.sv
   ${HPCNET_RTL}/ssm/ssm_spill.sv
   ${HPCNET_RTL}/ssm/ssm_retw.sv

@@ -1,5 +1,8 @@
-/* verilator lint_off UNUSEDPARAM */
 // ssm_top: the node synchronization engine (SSM), paper seed 001 / SPEC section 2.
+// Blocks (docs/ssm.md has the diagram): ssm_csr (registers, command windows) -> ssm_opq
+// (per-thread FIFOs, scheduler, parked operations) -> NumCores x ssm_core -> ssm_hash (banked
+// set-associative table, coherence unit, ssm_spill overflow engine) ; cores -> ssm_retw
+// (return writer). The DMA port is shared round-robin by the return writer and the spill engine.
 // PORT CONTRACT (frozen; the C++ simulation binds to these names):
 //   MMIO slave : 64-bit register reads/writes from the host bus. A request moves when
 //                mmio_req_valid_i && mmio_req_ready_o. A read is answered by mmio_rsp_valid_o
@@ -44,21 +47,243 @@ module ssm_top #(
   // interrupt
   output logic         irq_o
 );
-  // STUB: replaced by the real engine.
-  /* verilator lint_off UNUSEDPARAM */
-  assign mmio_req_ready_o = 1'b1;
-  assign mmio_rsp_valid_o = 1'b0;
-  assign mmio_rsp_rdata_o = '0;
-  assign dma_req_valid_o  = 1'b0;
-  assign dma_req_write_o  = 1'b0;
-  assign dma_req_addr_o   = '0;
-  assign dma_req_len_o    = '0;
-  assign dma_req_tag_o    = '0;
-  assign dma_req_wdata_o  = '0;
-  assign dma_rsp_ready_o  = 1'b1;
-  assign irq_o            = 1'b0;
+  localparam int NumWin = NumPe * NumThreads;
+  localparam int WinW   = (NumWin > 1) ? $clog2(NumWin) : 1;
+  localparam int EntryW = ssm_pkg::EntryW;
+  localparam int RetW   = ssm_pkg::RetW;
+
+  // ---------------------------------------------------------------- registers and commands
+  logic                push_valid;
+  logic [WinW-1:0]     push_win;
+  ssm_pkg::op_t        push_op;
+  logic [NumWin-1:0]   full;
+  logic                qf_valid, qf_ready;
+  ssm_pkg::ret_t       qf_ret;
+  logic [NumPe*48-1:0] cpt_base;
+  logic [NumPe*32-1:0] cpt_slots;
+  logic                ovf_add_valid, ovf_exhausted;
+  logic [47:0]         ovf_add_base;
+  logic [31:0]         ovf_add_nodes, ovf_bump_left, ovf_free_count, onchip_entries, ovf_entries;
+  logic [31:0]         park_events;
+  logic                err_valid, op_done;
+  ssm_pkg::ret_t       err_ret;
+
+  ssm_csr #(.NumPe(NumPe), .NumThreads(NumThreads), .NumCores(NumCores), .OpqDepth(OpqDepth),
+            .HashSets(HashSets), .HashWays(HashWays)) u_csr (
+    .clk_i, .rst_ni,
+    .mmio_req_valid_i, .mmio_req_ready_o, .mmio_req_write_i, .mmio_req_addr_i, .mmio_req_wdata_i,
+    .mmio_rsp_valid_o, .mmio_rsp_rdata_o,
+    .push_valid_o    (push_valid),
+    .push_win_o      (push_win),
+    .push_op_o       (push_op),
+    .full_i          (full),
+    .qf_valid_o      (qf_valid),
+    .qf_ready_i      (qf_ready),
+    .qf_ret_o        (qf_ret),
+    .cpt_base_o      (cpt_base),
+    .cpt_slots_o     (cpt_slots),
+    .ovf_add_valid_o (ovf_add_valid),
+    .ovf_add_base_o  (ovf_add_base),
+    .ovf_add_nodes_o (ovf_add_nodes),
+    .ovf_exhausted_i (ovf_exhausted),
+    .ovf_bump_left_i (ovf_bump_left),
+    .ovf_free_count_i(ovf_free_count),
+    .onchip_entries_i(onchip_entries),
+    .ovf_entries_i   (ovf_entries),
+    .park_events_i   (park_events),
+    .err_valid_i     (err_valid),
+    .err_ret_i       (err_ret),
+    .op_done_i       (op_done),
+    .irq_o
+  );
+
+  // ---------------------------------------------------------------- queues and scheduler
+  logic [NumCores-1:0]      disp_valid, disp_ready, park, done, ho_valid, ho_found, ho_take;
+  ssm_pkg::op_t             disp_op;
+  logic [WinW-1:0]          disp_win;
+  logic [NumCores*WinW-1:0] core_win, ho_win;
+  logic [NumCores*48-1:0]   ho_addr, upd_addr;
+  logic [NumCores*12-1:0]   ho_ret_offset;
+  logic [NumCores-1:0]      upd_valid;
+  logic [NumWin-1:0]        parked;
+
+  ssm_opq #(.NumPe(NumPe), .NumThreads(NumThreads), .NumCores(NumCores), .OpqDepth(OpqDepth)) u_opq (
+    .clk_i, .rst_ni,
+    .push_valid_i   (push_valid),
+    .push_win_i     (push_win),
+    .push_op_i      (push_op),
+    .full_o         (full),
+    .disp_valid_o   (disp_valid),
+    .disp_ready_i   (disp_ready),
+    .disp_op_o      (disp_op),
+    .disp_win_o     (disp_win),
+    .park_i         (park),
+    .done_i         (done),
+    .win_i          (core_win),
+    .ho_valid_i     (ho_valid),
+    .ho_addr_i      (ho_addr),
+    .ho_found_o     (ho_found),
+    .ho_win_o       (ho_win),
+    .ho_ret_offset_o(ho_ret_offset),
+    .ho_take_i      (ho_take),
+    .upd_valid_i    (upd_valid),
+    .upd_addr_i     (upd_addr),
+    .parked_o       (parked),
+    .park_events_o  (park_events)
+  );
+
+  // ---------------------------------------------------------------- processing cores
+  logic [NumCores-1:0]        lk_valid, lk_ready, lk_rsp_valid, lk_hit, cm_valid, cm_write, cm_ready;
+  logic [NumCores*48-1:0]     lk_addr;
+  logic [NumCores*EntryW-1:0] lk_entry, cm_entry;
+  logic [NumCores:0]          ret_valid, ret_ready;       // sources: cores, then queue-full errors
+  logic [(NumCores+1)*RetW-1:0] ret;
+
+  for (genvar c = 0; c < NumCores; c++) begin : g_core
+    ssm_core #(.NumPe(NumPe), .NumThreads(NumThreads)) u_core (
+      .clk_i, .rst_ni,
+      .disp_valid_i   (disp_valid[c]),
+      .disp_ready_o   (disp_ready[c]),
+      .disp_op_i      (disp_op),
+      .disp_win_i     (disp_win),
+      .cpt_slots_i    (cpt_slots),
+      .lk_valid_o     (lk_valid[c]),
+      .lk_ready_i     (lk_ready[c]),
+      .lk_addr_o      (lk_addr[c*48 +: 48]),
+      .lk_rsp_valid_i (lk_rsp_valid[c]),
+      .lk_hit_i       (lk_hit[c]),
+      .lk_entry_i     (lk_entry[c*EntryW +: EntryW]),
+      .cm_valid_o     (cm_valid[c]),
+      .cm_write_o     (cm_write[c]),
+      .cm_entry_o     (cm_entry[c*EntryW +: EntryW]),
+      .cm_ready_i     (cm_ready[c]),
+      .park_o         (park[c]),
+      .done_o         (done[c]),
+      .win_o          (core_win[c*WinW +: WinW]),
+      .ho_valid_o     (ho_valid[c]),
+      .ho_addr_o      (ho_addr[c*48 +: 48]),
+      .ho_found_i     (ho_found[c]),
+      .ho_win_i       (ho_win[c*WinW +: WinW]),
+      .ho_ret_offset_i(ho_ret_offset[c*12 +: 12]),
+      .ho_take_o      (ho_take[c]),
+      .ret_valid_o    (ret_valid[c]),
+      .ret_ready_i    (ret_ready[c]),
+      .ret_o          (ret[c*RetW +: RetW])
+    );
+  end
+  assign ret_valid[NumCores]            = qf_valid;
+  assign qf_ready                       = ret_ready[NumCores];
+  assign ret[NumCores*RetW +: RetW]     = qf_ret;
+
+  // ---------------------------------------------------------------- hash table
+  logic         sp_dma_valid, sp_dma_ready, sp_dma_write;
+  logic [47:0]  sp_dma_addr;
+  logic [5:0]   sp_dma_len;
+  logic [255:0] sp_dma_wdata;
+
+  ssm_hash #(.NumClients(NumCores), .HashSets(HashSets), .HashWays(HashWays), .HashBanks(HashBanks)) u_hash (
+    .clk_i, .rst_ni,
+    .lk_valid_i      (lk_valid),
+    .lk_ready_o      (lk_ready),
+    .lk_addr_i       (lk_addr),
+    .lk_rsp_valid_o  (lk_rsp_valid),
+    .lk_hit_o        (lk_hit),
+    .lk_entry_o      (lk_entry),
+    .cm_valid_i      (cm_valid),
+    .cm_write_i      (cm_write),
+    .cm_entry_i      (cm_entry),
+    .cm_ready_o      (cm_ready),
+    .upd_valid_o     (upd_valid),
+    .upd_addr_o      (upd_addr),
+    .dma_req_valid_o (sp_dma_valid),
+    .dma_req_ready_i (sp_dma_ready),
+    .dma_req_write_o (sp_dma_write),
+    .dma_req_addr_o  (sp_dma_addr),
+    .dma_req_len_o   (sp_dma_len),
+    .dma_req_wdata_o (sp_dma_wdata),
+    .dma_rsp_valid_i (dma_rsp_valid_i && dma_rsp_tag_i == DmaTagSpill),
+    .dma_rsp_rdata_i (dma_rsp_rdata_i),
+    .ovf_add_valid_i (ovf_add_valid),
+    .ovf_add_base_i  (ovf_add_base),
+    .ovf_add_nodes_i (ovf_add_nodes),
+    .ovf_exhausted_o (ovf_exhausted),
+    .ovf_bump_left_o (ovf_bump_left),
+    .ovf_free_count_o(ovf_free_count),
+    .onchip_entries_o(onchip_entries),
+    .ovf_entries_o   (ovf_entries)
+  );
+
+  // ---------------------------------------------------------------- return writer
+  logic         rw_dma_valid, rw_dma_ready;
+  logic [47:0]  rw_dma_addr;
+  logic [255:0] rw_dma_wdata;
+
+  ssm_retw #(.NumPe(NumPe), .NumSrc(NumCores + 1)) u_retw (
+    .clk_i, .rst_ni,
+    .ret_valid_i    (ret_valid),
+    .ret_ready_o    (ret_ready),
+    .ret_i          (ret),
+    .cpt_base_i     (cpt_base),
+    .cpt_slots_i    (cpt_slots),
+    .dma_req_valid_o(rw_dma_valid),
+    .dma_req_ready_i(rw_dma_ready),
+    .dma_req_addr_o (rw_dma_addr),
+    .dma_req_wdata_o(rw_dma_wdata),
+    .err_valid_o    (err_valid),
+    .err_ret_o      (err_ret),
+    .done_o         (op_done)
+  );
+
+  // ---------------------------------------------------------------- DMA port: round-robin
+  localparam logic [3:0] DmaTagRetw = 4'd0, DmaTagSpill = 4'd1;
+  logic [1:0] dma_gnt;
+  logic       dma_any, dma_idx;
+  cmn_rr_arb #(.N(2)) u_dma_arb (
+    .clk_i, .rst_ni,
+    .req_i    ({sp_dma_valid, rw_dma_valid}),
+    .advance_i(dma_any && dma_req_ready_i),
+    .gnt_o    (dma_gnt),
+    .valid_o  (dma_any),
+    .idx_o    (dma_idx)
+  );
+  assign dma_req_valid_o = dma_any;
+  assign rw_dma_ready    = dma_gnt[0] && dma_req_ready_i;
+  assign sp_dma_ready    = dma_gnt[1] && dma_req_ready_i;
+  assign dma_req_write_o = dma_idx ? sp_dma_write : 1'b1;
+  assign dma_req_addr_o  = dma_idx ? sp_dma_addr  : rw_dma_addr;
+  assign dma_req_len_o   = dma_idx ? sp_dma_len   : 6'd16;
+  assign dma_req_tag_o   = dma_idx ? DmaTagSpill  : DmaTagRetw;
+  assign dma_req_wdata_o = dma_idx ? sp_dma_wdata : rw_dma_wdata;
+  assign dma_rsp_ready_o = 1'b1;
+
   logic unused;
-  assign unused = ^{clk_i, rst_ni, mmio_req_valid_i, mmio_req_write_i, mmio_req_addr_i,
-                    mmio_req_wdata_i, dma_req_ready_i, dma_rsp_valid_i, dma_rsp_tag_i,
-                    dma_rsp_rdata_i};
+  assign unused = ^{parked};
+
+`ifndef SYNTHESIS
+  // Assertions: DMA requests never cross a 32-byte boundary; reads only by the spill engine.
+  always_ff @(posedge clk_i) if (rst_ni) begin
+    if (dma_req_valid_o)
+      assert (dma_req_len_o != 0 && dma_req_len_o <= 32 &&
+              (32'(dma_req_addr_o[4:0]) + 32'(dma_req_len_o)) <= 32)
+        else $error("ssm_top: DMA request crosses a 32-byte boundary");
+    if (dma_rsp_valid_i) assert (dma_rsp_tag_i == DmaTagSpill) else $error("ssm_top: stray DMA response");
+  end
+  initial begin
+    if ($bits(ssm_pkg::entry_t) != ssm_pkg::EntryW || $bits(ssm_pkg::op_t) != ssm_pkg::OpW ||
+        $bits(ssm_pkg::ret_t) != ssm_pkg::RetW || $bits(ssm_pkg::spill_req_t) != ssm_pkg::SpillReqW ||
+        $bits(ssm_pkg::spill_rsp_t) != ssm_pkg::SpillRspW)
+      $fatal(1, "ssm_pkg: a structure width constant is stale");
+  end
+  ssm_pkg::op_t layout_probe;
+  always_comb begin
+    layout_probe = '0;
+    layout_probe.opcode = 4'hf;
+    layout_probe.addr = 48'h1;
+    layout_probe.ret_offset = 12'h1;
+  end
+  always_ff @(posedge clk_i)
+    assert (layout_probe == (ssm_pkg::OpW'(4'hf) << ssm_pkg::OpOpcodeLsb |
+                             ssm_pkg::OpW'(1) << ssm_pkg::OpAddrLsb | ssm_pkg::OpW'(1) << ssm_pkg::OpRetOffsetLsb))
+      else $fatal(1, "ssm_pkg: op_t field positions are stale");
+`endif
 endmodule
