@@ -1,0 +1,38 @@
+/* hpcnet/ssm.h: libssm, the user library of the synchronization engine (paper seed 001).
+ * C-callable; names and argument order as in the paper. Each call acts for the calling
+ * simulated thread (Platform::current_cpu()). Attach a driver first (ssm_attach, C++ side).
+ *
+ * Return codes: SSM_OK (0), SSM_BUSY (trylock found the lock held), or a negative error:
+ * -(state code) of the engine, e.g. -0x82 for ERR_ALIGN. ssm_put/ssm_put_n/ssm_unlock are
+ * posted (they return once the command is on its way); an error they cause is reported by
+ * ssm_quiet(), ssm_last_error() and the driver's error log.
+ */
+#ifndef HPCNET_SSM_H
+#define HPCNET_SSM_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { SSM_OK = 0, SSM_BUSY = 1 };
+
+int      ssm_put(uint64_t addr, uint64_t value);
+int      ssm_put_n(uint64_t addr, uint64_t value, unsigned readers);
+uint64_t ssm_get(uint64_t addr, unsigned size);   /* size 4 or 8 bytes */
+int      ssm_lock(uint64_t addr);
+int      ssm_trylock(uint64_t addr);               /* SSM_OK acquired, SSM_BUSY held */
+int      ssm_unlock(uint64_t addr);
+int      ssm_quiet(void);        /* wait for all of this thread's operations; first error or 0 */
+int      ssm_last_error(void);   /* this thread's last error (negative code) or 0; clears it */
+
+#ifdef __cplusplus
+}
+namespace hpcnet::ssm {
+class Driver;
+void ssm_attach(Driver* driver);  // the driver libssm uses (nullptr detaches)
+}  // namespace hpcnet::ssm
+#endif
+
+#endif
