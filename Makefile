@@ -4,7 +4,7 @@ BUILD   ?= build
 JOBS    ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build run test synth wave clean
+.PHONY: all deps configure build run test synth wave regs clean
 
 all: build
 
@@ -22,7 +22,7 @@ build: configure
 
 # The main job: the SSM demo (5 PEs x 4 threads), readable summary and an FST trace window.
 run: build
-	$(BUILD)/sim/cli/hpcnet demo --trace $(BUILD)/demo.fst
+	$(BUILD)/bench/hpcnet demo --trace $(BUILD)/demo.fst
 
 # The whole test suite through CTest.
 test: build
@@ -32,6 +32,10 @@ test: build
 synth:
 	@bash scripts/deps.sh
 	bash scripts/synth/synth.sh $(BUILD)/synth
+
+# Rewrite the checked-in register files (SV package, C++ header, docs) from rtl/*/*_regs.toml.
+regs:
+	python3 scripts/regs/gen_regs.py --out . $(wildcard rtl/*/*_regs.toml)
 
 # Open the last trace in GTKWave with the block's save file.
 wave:

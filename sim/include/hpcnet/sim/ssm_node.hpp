@@ -1,4 +1,4 @@
-// tb/ssm/ssm_node.hpp: a simulated node (SsmSystem) with the SSM driver initialised and libssm
+// hpcnet/sim/ssm_node.hpp: a simulated node (SsmSystem) with the SSM driver initialised and libssm
 // attached, for integration tests and benchmarks.
 #pragma once
 
@@ -8,13 +8,13 @@
 #include "hpcnet/ssm.h"
 #include "hpcnet/ssm_driver.hpp"
 
-namespace hpcnet::test {
+namespace hpcnet::sim {
 
 struct SsmNode {
-  sim::SsmSystem sys;
+  SsmSystem sys;
   ssm::Driver drv;
 
-  explicit SsmNode(sim::SsmSystemConfig cfg = {}, ssm::DriverConfig dcfg = {})
+  explicit SsmNode(SsmSystemConfig cfg = {}, ssm::DriverConfig dcfg = {})
       : sys(cfg), drv(sys.platform(), dcfg) {
     sys.spawn(0, 0, [this] { drv.init(); }, "init");
     sys.run();
@@ -34,4 +34,4 @@ struct SsmNode {
   Platform& platform() { return sys.platform(); }
 };
 
-}  // namespace hpcnet::test
+}  // namespace hpcnet::sim

@@ -1,0 +1,43 @@
+// bench/table.cpp: see table.hpp.
+#include "table.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <stdexcept>
+
+namespace hpcnet::bench {
+
+std::string Table::text() const {
+  std::vector<size_t> w(cols_.size(), 0);
+  for (size_t i = 0; i < cols_.size(); ++i) w[i] = cols_[i].size();
+  for (const auto& r : rows_)
+    for (size_t i = 0; i < r.size() && i < w.size(); ++i) w[i] = std::max(w[i], r[i].size());
+  auto line = [&](const std::vector<std::string>& r) {
+    std::string s;
+    for (size_t i = 0; i < w.size(); ++i) {
+      const std::string cell = i < r.size() ? r[i] : "";
+      s += (i ? "  " : "") + cell + std::string(w[i] - cell.size(), ' ');
+    }
+    while (!s.empty() && s.back() == ' ') s.pop_back();
+    return s + "\n";
+  };
+  std::string out = line(cols_);
+  std::string rule;
+  for (size_t i = 0; i < w.size(); ++i) rule += (i ? "  " : "") + std::string(w[i], '-');
+  out += rule + "\n";
+  for (const auto& r : rows_) out += line(r);
+  return out;
+}
+
+void Table::write_csv(const std::string& path) const {
+  std::ofstream f(path);
+  if (!f) throw std::runtime_error("cannot write CSV file '" + path + "'");
+  auto row = [&](const std::vector<std::string>& r) {
+    for (size_t i = 0; i < r.size(); ++i) f << (i ? "," : "") << r[i];
+    f << "\n";
+  };
+  row(cols_);
+  for (const auto& r : rows_) row(r);
+}
+
+}  // namespace hpcnet::bench
