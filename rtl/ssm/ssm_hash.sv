@@ -4,6 +4,7 @@
 // on different banks access in the same cycle (up to HashBanks per cycle); a bank serves its
 // lowest-numbered requesting client first.
 //
+// After reset the table clears itself (HashSets/HashBanks cycles) before granting any lookup.
 // Coherence unit: a client holds its set's lock from lookup to commit; a client asking for a
 // set that another holds (or that a lower-numbered client asks for in the same cycle) waits.
 // Commits of writes are broadcast on upd_valid_o/upd_addr_o (one lane per client) to wake
@@ -18,7 +19,7 @@ module ssm_hash #(
   parameter int HashWays   = 4,
   parameter int HashBanks  = 4,
   localparam int SetBits   = $clog2(HashSets),                    // derived
-  localparam int BankBits  = (HashBanks > 1) ? $clog2(HashBanks) : 1,
+  localparam int BankBits  = $clog2(HashBanks),                   // HashBanks >= 2
   localparam int Rows      = HashSets / HashBanks,
   localparam int EntryW    = ssm_pkg::EntryW,
   localparam int RowW      = HashWays * (1 + 45 + EntryW) + 48
@@ -105,10 +106,26 @@ module ssm_hash #(
     );
   end
 
+  // ---------------------------------------------------------------- reset: clear every row
+  // For Rows cycles after reset all banks write zero rows (no entry, no chain); no client gets
+  // a set lock meanwhile. The table is thus empty after every reset, as SRAM is not reset.
+  localparam int RowAW = (Rows > 1) ? $clog2(Rows) : 1;
+  logic             init_q;
+  logic [RowAW-1:0] init_row_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      init_q     <= 1'b1;
+      init_row_q <= '0;
+    end else if (init_q) begin
+      init_row_q <= init_row_q + RowAW'(1);
+      if (32'(init_row_q) == Rows - 1) init_q <= 1'b0;
+    end
+  end
+
   // ---------------------------------------------------------------- coherence: set locks
   always_comb begin
     for (int c = 0; c < NumClients; c++) begin
-      lock_gnt[c] = lock_req[c];
+      lock_gnt[c] = lock_req[c] && !init_q;
       for (int o = 0; o < NumClients; o++) begin
         if (o != c && held[o] && held_set[o*SetBits +: SetBits] == lock_set[c*SetBits +: SetBits])
           lock_gnt[c] = 1'b0;
@@ -147,10 +164,10 @@ module ssm_hash #(
     assign owner = b_owner[b*CW +: CW];
     cmn_sram #(.Width(RowW), .Depth(Rows)) u_sram (
       .clk_i,
-      .req_i  (b_req[b]),
-      .we_i   (b_we[b]),
-      .addr_i (held_set[owner*SetBits + BankBits +: SetBits - BankBits]),
-      .wdata_i(bank_wdata[owner*RowW +: RowW]),
+      .req_i  (b_req[b] || init_q),
+      .we_i   (b_we[b] || init_q),
+      .addr_i (init_q ? init_row_q : held_set[owner*SetBits + BankBits +: SetBits - BankBits]),
+      .wdata_i(init_q ? '0 : bank_wdata[owner*RowW +: RowW]),
       .rdata_o(b_rdata[b*RowW +: RowW])
     );
   end
@@ -227,8 +244,8 @@ module ssm_hash #(
           else $error("ssm_hash: clients %0d and %0d hold set %0d", a, b, held_set[a*SetBits +: SetBits]);
   end
   initial begin
-    if (HashSets % HashBanks != 0 || (1 << SetBits) != HashSets || (1 << BankBits) < HashBanks)
-      $fatal(1, "ssm_hash: HashSets must be a power of two and a multiple of HashBanks (a power of two)");
+    if (HashBanks < 2 || (1 << BankBits) != HashBanks || (1 << SetBits) != HashSets || HashSets < 2 * HashBanks)
+      $fatal(1, "ssm_hash: HashBanks must be a power of two >= 2 and HashSets a power of two >= 2*HashBanks");
   end
 `endif
 endmodule

@@ -140,6 +140,14 @@ module ssm_opq #(
   end
 
   // ---------------------------------------------------------------- window states
+  // Parks in the same cycle get consecutive sequence numbers in core order.
+  logic [NumCores*32-1:0] park_rank;
+  always_comb begin
+    park_rank = '0;
+    for (int c = 1; c < NumCores; c++)
+      park_rank[c*32 +: 32] = park_rank[(c-1)*32 +: 32] + 32'(park_i[c-1]);
+  end
+
   always_comb begin
     wst_d     = wst_q;
     seq_d     = seq_q;
@@ -157,7 +165,7 @@ module ssm_opq #(
       for (int c = 0; c < NumCores; c++) begin
         if (park_i[c] && 32'(win_i[c*WinW +: WinW]) == w) begin
           wst_d[w*2 +: 2]  = WParked;
-          seq_d[w*32 +: 32] = seq_ctr_q + 32'(c);
+          seq_d[w*32 +: 32] = seq_ctr_q + park_rank[c*32 +: 32];
         end
         if ((done_i[c] && 32'(win_i[c*WinW +: WinW]) == w) ||
             (ho_take_i[c] && 32'(ho_win_o[c*WinW +: WinW]) == w)) begin

@@ -2,11 +2,12 @@
 // (round-robin), queues them, and writes each as one 16-byte DMA write of the slot format
 // {value, state, tag} to the issuing PE's control page table:
 //   slot address = CPT.BASE[pe] + slot * 16,
-//   slot = ret_offset when it is inside the table and the state is not ERR_RET_OFFSET,
+//   slot = ret_offset when it is inside the table and the state is neither ERR_RET_OFFSET nor
+//          ERR_QUEUE_FULL (a dropped command must not clobber a slot in use),
 //          else the thread's exception slot (slot = thread).
-// A PE without a table (CPT.SLOTS = 0) gets no write. Every completion with an error state is
+// A slot outside the table (e.g. CPT.SLOTS = 0) gets no write. Every completion with an error state is
 // reported once on err_valid_o (to the error registers); every completion pulses done_o.
-// Latency: accept -> DMA request 2 cycles (FIFO); one DMA write per cycle at most.
+// Latency: accept -> DMA request 1 cycle (FIFO); one DMA write per cycle at most.
 module ssm_retw #(
   parameter int NumPe     = 5,
   parameter int NumSrc    = 3,
@@ -67,12 +68,15 @@ module ssm_retw #(
   logic [11:0] slot;
   assign base  = cpt_base_i[q_ret.pe*48 +: 48];
   assign slots = cpt_slots_i[q_ret.pe*32 +: 32];
-  assign slot  = (32'(q_ret.ret_offset) < slots &&
-                  q_ret.state != ssm_regs_pkg::SSM_STATE_ERR_RET_OFFSET) ? q_ret.ret_offset
-                                                                         : 12'(q_ret.thread);
+  logic        to_ring, writable;
+  assign to_ring  = 32'(q_ret.ret_offset) < slots &&
+                    q_ret.state != ssm_regs_pkg::SSM_STATE_ERR_RET_OFFSET &&
+                    q_ret.state != ssm_regs_pkg::SSM_STATE_ERR_QUEUE_FULL;
+  assign slot     = to_ring ? q_ret.ret_offset : 12'(q_ret.thread);
+  assign writable = 32'(slot) < slots;  // no table (or too small for the exception slot): no write
 
-  assign dma_req_valid_o = q_valid && slots != '0;
-  assign q_ready         = (slots == '0) || dma_req_ready_i;
+  assign dma_req_valid_o = q_valid && writable;
+  assign q_ready         = !writable || dma_req_ready_i;
   assign dma_req_addr_o  = {base[47:4], 4'b0} + {32'd0, slot, 4'b0};
   always_comb begin
     dma_req_wdata_o         = '0;

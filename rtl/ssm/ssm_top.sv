@@ -51,6 +51,7 @@ module ssm_top #(
   localparam int WinW   = (NumWin > 1) ? $clog2(NumWin) : 1;
   localparam int EntryW = ssm_pkg::EntryW;
   localparam int RetW   = ssm_pkg::RetW;
+  localparam logic [3:0] DmaTagRetw = 4'd0, DmaTagSpill = 4'd1;  // DMA tags of the two masters
 
   // ---------------------------------------------------------------- registers and commands
   logic                push_valid;
@@ -235,7 +236,6 @@ module ssm_top #(
   );
 
   // ---------------------------------------------------------------- DMA port: round-robin
-  localparam logic [3:0] DmaTagRetw = 4'd0, DmaTagSpill = 4'd1;
   logic [1:0] dma_gnt;
   logic       dma_any, dma_idx;
   cmn_rr_arb #(.N(2)) u_dma_arb (

@@ -58,20 +58,25 @@ extern "C" {
 int ssm_put(uint64_t addr, uint64_t value) { return ssm_put_n(addr, value, 1); }
 
 int ssm_put_n(uint64_t addr, uint64_t value, unsigned readers) {
+  if (readers > 255) return record(R::State::ERR_READERS);  // the counter is 8 bits
   drv().issue(R::Opcode::PUT, addr, value, args(readers, 8));
   return SSM_OK;
 }
 
 uint64_t ssm_get(uint64_t addr, unsigned size) {
-  auto c = drv().wait(drv().issue(R::Opcode::GET, addr, 0, args(1, size)));
+  if (size > 15) {  // the size field is 4 bits: refuse rather than truncate
+    record(R::State::ERR_SIZE);
+    return 0;
+  }
+  auto c = drv().call(R::Opcode::GET, addr, 0, args(1, size));
   record(c.state);
   return c.ok() ? c.value : 0;
 }
 
-int ssm_lock(uint64_t addr) { return record(drv().wait(drv().issue(R::Opcode::LOCK, addr, 0, args(1, 8))).state); }
+int ssm_lock(uint64_t addr) { return record(drv().call(R::Opcode::LOCK, addr, 0, args(1, 8)).state); }
 
 int ssm_trylock(uint64_t addr) {
-  return record(drv().wait(drv().issue(R::Opcode::TRYLOCK, addr, 0, args(1, 8))).state);
+  return record(drv().call(R::Opcode::TRYLOCK, addr, 0, args(1, 8)).state);
 }
 
 int ssm_unlock(uint64_t addr) {

@@ -16,6 +16,7 @@ constexpr uint64_t kNodeBytes = 32;
 unsigned hash_set(uint64_t addr, unsigned sets) {
   unsigned bits = 0;
   while ((1u << bits) < sets) ++bits;
+  if (bits == 0) return 0;
   const uint64_t tag = (addr >> 3) & ((1ull << 45) - 1);
   uint64_t set = 0;
   for (unsigned i = 0; i < 45; i += bits) set ^= (tag >> i) & ((1ull << bits) - 1);
@@ -41,8 +42,8 @@ void Driver::init() {
   info_.opq_depth = static_cast<unsigned>(R::CONFIG_OPQ_DEPTH.get(c));
   info_.hash_sets = static_cast<unsigned>(R::CONFIG_HASH_SETS.get(c));
   info_.hash_ways = static_cast<unsigned>(R::CONFIG_HASH_WAYS.get(c));
-  if (info_.num_pe == 0 || info_.num_threads == 0 || info_.opq_depth == 0)
-    throw std::runtime_error("ssm: CONFIG reports an engine with no PE, thread or queue");
+  if (info_.num_pe == 0 || info_.num_threads == 0 || info_.opq_depth == 0 || info_.opq_depth > 64)
+    throw std::runtime_error(fmt::format("ssm: CONFIG {:#x} describes an engine this driver cannot run", c));
 
   // Control page tables: exception slots, then one ring of opq_depth slots per thread.
   slots_per_pe_ = info_.num_threads * (1 + info_.opq_depth);
@@ -148,9 +149,12 @@ unsigned Driver::issue(R::Opcode op, uint64_t addr, uint64_t value, uint64_t arg
   ThreadState& ts = threads_[win];
   const unsigned t = p_.current_cpu().thread;
   const unsigned slot = info_.num_threads + t * info_.opq_depth + ts.next;
+  const uint64_t bit = 1ull << ts.next;
   ts.next = (ts.next + 1) % info_.opq_depth;
   // The slot is free once the engine answered the operation that used it last.
-  note_state(ts, wait(slot).state);
+  const State last = wait(slot).state;
+  if (!(ts.consumed & bit)) note_state(ts, last);
+  ts.consumed &= ~bit;
   mark_pending(slot);
   if (op == R::Opcode::PUT) p_.mmio_write64(window_reg(win, R::CMD_VALUE_OFFSET), value);
   if (args != ts.args) {
@@ -173,10 +177,22 @@ void Driver::issue_raw(unsigned opcode, uint64_t addr, uint64_t value, uint64_t 
                   R::CMD_WORD_ADDR.put(addr) | R::CMD_WORD_OPCODE.put(opcode) | R::CMD_WORD_RET_OFFSET.put(ret_offset));
 }
 
+Completion Driver::call(R::Opcode op, uint64_t addr, uint64_t value, uint64_t args) {
+  const unsigned slot = issue(op, addr, value, args);
+  const Completion c = wait(slot);
+  ThreadState& ts = self();
+  ts.consumed |= 1ull << (slot - info_.num_threads - p_.current_cpu().thread * info_.opq_depth);
+  return c;
+}
+
 State Driver::drain() {
   ThreadState& ts = self();
   const unsigned t = p_.current_cpu().thread;
-  for (unsigned k = 0; k < info_.opq_depth; ++k) note_state(ts, wait(info_.num_threads + t * info_.opq_depth + k).state);
+  for (unsigned k = 0; k < info_.opq_depth; ++k) {
+    const State s = wait(info_.num_threads + t * info_.opq_depth + k).state;
+    if (!(ts.consumed & (1ull << k))) note_state(ts, s);
+    ts.consumed |= 1ull << k;  // reported now; not again
+  }
   const State e = ts.first_error;
   ts.first_error = State::OK;
   return e;

@@ -2,9 +2,9 @@
 // exception slot) and in the error registers, and the engine keeps serving everyone else.
 #include <catch2/catch.hpp>
 
-#include "ssm_node.hpp"
+#include "hpcnet/sim/ssm_node.hpp"
 
-using hpcnet::test::SsmNode;
+using hpcnet::sim::SsmNode;
 namespace R = hpcnet::ssm_regs;
 using R::State;
 
@@ -97,4 +97,35 @@ TEST_CASE("ssm: a doorbell to a full thread queue is dropped with ERR_QUEUE_FULL
   CHECK(overflow_state == State::ERR_QUEUE_FULL);
   REQUIRE(got.size() == depth);
   for (unsigned k = 0; k < depth; ++k) CHECK(got[k] == 100 + k);
+}
+
+TEST_CASE("ssm: libssm reports a blocking call's error once and a posted call's error at ssm_quiet", "[ssm][errors]") {
+  SsmNode n;
+  int get_err = 0, quiet_after_get = -1, put_rc = -1, quiet_after_put = 0, last = 0, readers_rc = 0;
+  n.sys.spawn(0, 2, [&] {
+    (void)ssm_get(0x6004, 8);          // unaligned: a blocking call returns the error itself
+    get_err = ssm_last_error();
+    quiet_after_get = ssm_quiet();     // ... and it is not reported again
+    put_rc = ssm_put(0x6001, 1);       // posted: accepted now, fails in the engine
+    quiet_after_put = ssm_quiet();
+    last = ssm_last_error();
+    readers_rc = ssm_put_n(0x6000, 1, 256);  // more readers than the 8-bit counter holds
+  });
+  n.sys.run();
+  CHECK(get_err == -int(State::ERR_ALIGN));
+  CHECK(quiet_after_get == SSM_OK);
+  CHECK(put_rc == SSM_OK);
+  CHECK(quiet_after_put == -int(State::ERR_ALIGN));
+  CHECK(last == -int(State::ERR_ALIGN));
+  CHECK(readers_rc == -int(State::ERR_READERS));
+}
+
+TEST_CASE("ssm: the engine is empty after reset and hash_set handles one set", "[ssm]") {
+  SsmNode n;
+  uint64_t entries = 1;
+  n.sys.spawn(0, 0, [&] { entries = n.drv.read_reg(R::STAT_ENTRIES_OFFSET); });
+  n.sys.run();
+  CHECK(entries == 0);
+  CHECK(hpcnet::ssm::hash_set(0x12345678, 1) == 0);
+  CHECK(hpcnet::ssm::hash_set(0x8, 1024) == 1);
 }

@@ -4,8 +4,9 @@
  *
  * Return codes: SSM_OK (0), SSM_BUSY (trylock found the lock held), or a negative error:
  * -(state code) of the engine, e.g. -0x82 for ERR_ALIGN. ssm_put/ssm_put_n/ssm_unlock are
- * posted (they return once the command is on its way); an error they cause is reported by
- * ssm_quiet(), ssm_last_error() and the driver's error log.
+ * posted (they return once the command is on its way); an error they cause is returned by
+ * the next ssm_quiet() (which also sets ssm_last_error()) and appears in the driver's error
+ * log. ssm_get returns 0 on an error; ssm_last_error() tells the code.
  */
 #ifndef HPCNET_SSM_H
 #define HPCNET_SSM_H

@@ -32,6 +32,8 @@ struct EngineInfo {
 };
 
 // One error the engine reported in ERR_INFO/ERR_ADDR (collected by the interrupt handler).
+// ERR_INFO holds the first error since the last acknowledge, so errors that arrive while the
+// handler runs are counted (error_count()) but not all logged.
 struct ErrorRecord {
   ssm_regs::State code{};
   unsigned pe = 0, thread = 0, opcode = 0, ret_offset = 0;
@@ -63,6 +65,9 @@ class Driver {
   unsigned issue(ssm_regs::Opcode op, uint64_t addr, uint64_t value, uint64_t args);
   // Raw issue with an explicit ret_offset and opcode number (tests of malformed commands).
   void issue_raw(unsigned opcode, uint64_t addr, uint64_t value, uint64_t args, unsigned ret_offset);
+  // Issue and wait for the answer (blocking calls). The answer is consumed: drain() and the
+  // slot's reuse will not report its state again.
+  Completion call(ssm_regs::Opcode op, uint64_t addr, uint64_t value, uint64_t args);
   Completion wait(unsigned slot);          // poll the slot until the engine answers
   Completion read_slot(unsigned slot);     // one look, no wait
   void mark_pending(unsigned slot);        // software's PENDING before a raw issue
@@ -74,6 +79,7 @@ class Driver {
   // Registers.
   uint64_t read_reg(uint32_t offset) { return p_.mmio_read64(offset); }
   std::vector<ErrorRecord> errors() const { return errors_; }
+  uint64_t error_count() { return read_reg(ssm_regs::ERR_COUNT_OFFSET); }  // all errors, logged or not
   uint64_t overflow_extensions() const { return extensions_; }
   uint64_t irq_count() const { return irqs_; }
 
@@ -83,6 +89,7 @@ class Driver {
   struct ThreadState {
     unsigned next = 0;           // next ring position
     uint64_t args = ~0ull;       // ARGS last written to the window (~0: unknown)
+    uint64_t consumed = 0;       // ring slots whose answer a blocking call already returned
     ssm_regs::State first_error = ssm_regs::State::OK;
   };
   ThreadState& self();
