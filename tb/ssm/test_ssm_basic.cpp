@@ -1,9 +1,9 @@
 // Integration: single operations through the driver and libssm on the Verilated engine.
 #include <catch2/catch.hpp>
 
-#include "ssm_node.hpp"
+#include "hpcnet/sim/ssm_node.hpp"
 
-using hpcnet::test::SsmNode;
+using hpcnet::sim::SsmNode;
 namespace R = hpcnet::ssm_regs;
 
 TEST_CASE("ssm: init discovers the engine", "[ssm]") {

@@ -4,9 +4,9 @@
 
 #include <vector>
 
-#include "ssm_node.hpp"
+#include "hpcnet/sim/ssm_node.hpp"
 
-using hpcnet::test::SsmNode;
+using hpcnet::sim::SsmNode;
 
 namespace {
 

@@ -5,9 +5,9 @@
 #include <map>
 #include <vector>
 
-#include "ssm_node.hpp"
+#include "hpcnet/sim/ssm_node.hpp"
 
-using hpcnet::test::SsmNode;
+using hpcnet::sim::SsmNode;
 namespace R = hpcnet::ssm_regs;
 
 namespace {
