@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
 
   hpcnet::bench::DemoOptions demo;
   std::string trace_file;
-  uint64_t trace_first = 0, trace_last = 4000;
+  uint64_t trace_first = 0, trace_last = 20000;
   auto* d = app.add_subcommand("demo", "SSM demo: 5 PEs x 4 threads, put/get pipeline and locks, summary + trace");
   d->add_option("--values", demo.values, "values pushed through the pipeline")->check(CLI::Range(1u, 100000u));
   d->add_option("--trace", trace_file, "write an FST trace of a cycle window to this file");
