@@ -1,0 +1,111 @@
+// opq_tb.hpp: harness of ssm_opq (model Vssm_opq: 5 PEs x 4 threads = 20 windows, 2 cores,
+// depth 4). The test drives one cycle at a time with an In record (the csr's push, the cores'
+// readiness, done/park, hand-off queries/takes and update broadcasts); the harness checks every
+// output against a reference of the queues (per-window FIFO, window state, park order, the
+// round-robin pointer) before applying the cycle to the reference.
+#pragma once
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <ostream>
+
+#include "Vssm_opq.h"
+#include "unit_util.hpp"
+#include "verilated.h"
+
+namespace ssmu {
+
+constexpr unsigned kWin = 20, kCores = 2, kDepth = 4;
+enum Opc : unsigned { kPut = 1, kGet = 2, kLock = 3, kUnlock = 4, kTrylock = 5 };
+
+// ssm_pkg::op_t: {opcode[139:136], ret_offset[135:124], addr[123:76], value[75:12],
+// readers[11:4], size[3:0]}.
+struct Op {
+  unsigned opcode = kPut, ret = 0;
+  std::uint64_t addr = 0, value = 0;
+  unsigned readers = 1, size = 8;
+  bool operator==(const Op& o) const {
+    return opcode == o.opcode && ret == o.ret && addr == o.addr && value == o.value &&
+           readers == o.readers && size == o.size;
+  }
+};
+inline std::ostream& operator<<(std::ostream& os, const Op& o) {
+  return os << "{opc=" << o.opcode << " ret=" << o.ret << " addr=0x" << std::hex << o.addr
+            << " id=0x" << o.value << std::dec << "}";
+}
+
+struct In {
+  bool push = false;
+  unsigned push_win = 0;
+  Op push_op;
+  unsigned disp_ready = 0;  // bit per core
+  struct Core {
+    bool park = false, done = false, ho = false, take = false, upd = false;
+    unsigned win = 0;
+    std::uint64_t ho_addr = 0, upd_addr = 0;
+  } core[kCores];
+};
+struct Out {
+  int disp_core = -1;  // core that took a dispatch this cycle, -1 if none
+  unsigned disp_win = 0;
+  Op disp_op;
+  bool ho_found[kCores] = {};
+  unsigned ho_win[kCores] = {};
+};
+
+class OpqTb {
+ public:
+  enum WS { Idle, Busy, Parked };
+  // reference
+  std::array<std::deque<Op>, kWin> q;
+  std::array<WS, kWin> ws{};
+  std::array<std::uint64_t, kWin> park_seq{};
+  std::uint64_t parks = 0, cycle = 0, dispatches = 0;
+  unsigned rr = 0;  // round-robin pointer
+
+  OpqTb() {
+    ctx_.fatalOnError(false);
+    m_ = std::make_unique<Vssm_opq>(&ctx_);
+    m_->clk_i = 0;
+    m_->rst_ni = 1;
+    m_->eval();
+    m_->rst_ni = 0;
+    tick();
+    tick();
+    m_->rst_ni = 1;
+  }
+  ~OpqTb() { m_->final(); }
+  Vssm_opq& m() { return *m_; }
+
+  Out cycle_with(const In& in);  // one clock cycle: drive, check, update the reference
+  Out idle() { return cycle_with(In{}); }
+
+  // The oldest parked lock on addr (park order), or -1.
+  int oldest_lock(std::uint64_t addr) const {
+    int best = -1;
+    for (unsigned w = 0; w < kWin; ++w)
+      if (ws[w] == Parked && q[w].front().opcode == kLock && q[w].front().addr == addr &&
+          (best < 0 || park_seq[w] < park_seq[best]))
+        best = int(w);
+    return best;
+  }
+  bool eligible(unsigned w) const { return !q[w].empty() && ws[w] == Idle; }
+
+ private:
+  VerilatedContext ctx_;
+  std::unique_ptr<Vssm_opq> m_;
+  void tick() {
+    m_->clk_i = 1;
+    m_->eval();
+    m_->clk_i = 0;
+    m_->eval();
+    ctx_.timeInc(1);
+    ++cycle;
+    if (ctx_.gotError()) FAIL("RTL assertion failed at cycle " << cycle);
+  }
+};
+
+}  // namespace ssmu

@@ -1,0 +1,69 @@
+// unit_util.hpp: helpers shared by the SSM unit tests: the random seed (HPCNET_SEED or a fresh
+// one, always printed), bit-field access to Verilator's wide ports (VlWide, 32-bit words) and the
+// entry_t packing of ssm_pkg ({value[73:10], l[9], p[8], cnt[7:0]}).
+#pragma once
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+
+namespace ssmu {
+
+inline std::uint64_t seed(const char* test) {
+  const char* env = std::getenv("HPCNET_SEED");
+  std::uint64_t s = env ? std::strtoull(env, nullptr, 0) : std::random_device{}();
+  std::printf("%s: HPCNET_SEED=%llu\n", test, static_cast<unsigned long long>(s));
+  std::fflush(stdout);
+  return s;
+}
+
+// Bits [lsb, lsb+width) of a wide value held in 32-bit words (width <= 64).
+template <class W>
+std::uint64_t get_bits(const W& w, unsigned lsb, unsigned width) {
+  std::uint64_t v = 0;
+  for (unsigned i = 0; i < width; ++i) {
+    unsigned b = lsb + i;
+    v |= std::uint64_t((w[b / 32] >> (b % 32)) & 1u) << i;
+  }
+  return v;
+}
+template <class W>
+void put_bits(W& w, unsigned lsb, unsigned width, std::uint64_t v) {
+  for (unsigned i = 0; i < width; ++i) {
+    unsigned b = lsb + i;
+    std::uint32_t m = 1u << (b % 32);
+    if ((v >> i) & 1u) w[b / 32] |= m;
+    else w[b / 32] &= ~m;
+  }
+}
+
+// ssm_pkg::entry_t.
+struct Entry {
+  std::uint64_t value = 0;
+  bool l = false, p = false;
+  unsigned cnt = 0;
+  bool is_reset() const { return !l && !p && cnt == 0; }
+  bool operator==(const Entry& o) const {
+    return value == o.value && l == o.l && p == o.p && cnt == o.cnt;
+  }
+};
+constexpr unsigned kEntryW = 74;
+
+template <class W>
+Entry get_entry(const W& w, unsigned lsb) {
+  Entry e;
+  e.cnt = unsigned(get_bits(w, lsb, 8));
+  e.p = get_bits(w, lsb + 8, 1);
+  e.l = get_bits(w, lsb + 9, 1);
+  e.value = get_bits(w, lsb + 10, 64);
+  return e;
+}
+template <class W>
+void put_entry(W& w, unsigned lsb, const Entry& e) {
+  put_bits(w, lsb, 8, e.cnt);
+  put_bits(w, lsb + 8, 1, e.p);
+  put_bits(w, lsb + 9, 1, e.l);
+  put_bits(w, lsb + 10, 64, e.value);
+}
+
+}  // namespace ssmu
