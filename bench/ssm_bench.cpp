@@ -3,6 +3,7 @@
 // of the given SsmSystemConfig.
 #include "ssm_bench.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <stdexcept>
 #include <vector>
@@ -139,6 +140,27 @@ Table ssm_bench(const SsmBenchOptions& o) {
              std::to_string(cfg.num_pe * cfg.num_threads), fmt::format("{:.1f}", ops * 1000.0 / cycles),
              "ops/1000 cycles", "-",
              fmt::format("{:.0f} put+get ops in {:.0f} cycles", ops, cycles)});
+    }
+  }
+  // --- posted put stream: no thread waits, so the engine (cores, bus) is the limit
+  for (unsigned cores : {1u, 2u}) {
+    for (uint64_t spacing : {o.sys.bus.spacing, uint64_t{1}}) {
+      progress(o, fmt::format("put stream, {} core(s), bus spacing {}", cores, spacing).c_str());
+      sim::SsmSystemConfig cfg = with_cores(o.sys, cores);
+      cfg.bus.spacing = spacing;
+      SsmNode n(cfg);
+      const unsigned per_thread = std::max(1u, o.ops_per_thread / 2);  // keeps the table mostly on chip
+      const uint64_t t0 = n.sys.cycles();
+      n.run_all([&](unsigned pe, unsigned th) {
+        const uint64_t w = pe * cfg.num_threads + th;
+        for (unsigned i = 0; i < per_thread; ++i) ssm_put(0x100000 + 8 * (w + 20ull * i), i);
+        check_quiet("put stream");
+      });
+      const double cycles = static_cast<double>(n.sys.cycles() - t0);
+      const double ops = 1.0 * per_thread * cfg.num_pe * cfg.num_threads;
+      t.add({fmt::format("put stream per 1000 cycles (bus spacing {})", spacing), std::to_string(cores),
+             std::to_string(cfg.num_pe * cfg.num_threads), fmt::format("{:.1f}", ops * 1000.0 / cycles),
+             "ops/1000 cycles", "-", fmt::format("{:.0f} posted puts to new entries in {:.0f} cycles", ops, cycles)});
     }
   }
   return t;

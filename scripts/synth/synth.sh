@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# synth.sh OUTDIR [NAME...]: Yosys 0.23 synthesis of every top in scripts/synth/tops.txt (or of the
+# NAMEs given). Each top must pass `check -assert` and contain no latch (synth_top.py). Prints a
+# table (top, cells, flops, memory bits kept as SRAM macros) and writes OUTDIR/synth_report.csv;
+# per-top Yosys script, log and stats are in OUTDIR. Exits non-zero if any top fails.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+out=${1:?usage: synth.sh OUTDIR [NAME...]}
+shift
+mkdir -p "$out"
+if (($#)); then names=("$@"); else mapfile -t names < <(python3 "$here/synth_top.py" --list); fi
+
+csv="$out/synth_report.csv"
+echo "name,top,cells,flops,mem_bits" >"$csv"
+failed=()
+for n in "${names[@]}"; do
+  if row=$(python3 "$here/synth_top.py" "$out" "$n"); then
+    echo "$row" >>"$csv"
+  else
+    failed+=("$n")
+    echo "$n,FAILED,,," >>"$csv"
+  fi
+done
+
+printf '%-16s %-16s %10s %8s %12s\n' top module cells flops mem_bits
+tail -n +2 "$csv" | while IFS=, read -r n t c f m; do
+  printf '%-16s %-16s %10s %8s %12s\n' "$n" "$t" "$c" "$f" "$m"
+done
+echo "report: $csv"
+if ((${#failed[@]})); then
+  echo "synth: FAILED: ${failed[*]} (logs in $out)" >&2
+  exit 1
+fi

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# synth_eq.sh NAME [WORKDIR]: checks the Yosys netlist of tops.txt entry NAME against its RTL.
+# Synthesizes the top (synth_top.py, netlist renamed <top>_syn), generates a side-by-side random
+# testbench (gen_eq_tb.py), builds it with Verilator --binary and runs it; fails on any output
+# mismatch. Seed: HPCNET_SEED (else fresh, printed). Cycles: HPCNET_EQ_CYCLES (default 20000).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+name=${1:?usage: synth_eq.sh NAME [WORKDIR]}
+work=$(mkdir -p "${2:-$root/build/synth_eq/$name}" && cd "${2:-$root/build/synth_eq/$name}" && pwd)
+
+top=$(awk -v n="$name" '$1 == n {print $2}' "$here/tops.txt")
+[ -n "$top" ] || { echo "synth_eq: $name is not in $here/tops.txt" >&2; exit 2; }
+srcs=$(awk -v n="$name" -v r="$root" '$1 == n {for (i = 3; i <= NF; i++) if ($i ~ /\.s?v$/) printf "%s/%s ", r, $i}' "$here/tops.txt")
+
+echo "synth_eq: $name: synthesizing"
+python3 "$here/synth_top.py" "$work" "$name" --netlist "$work/${top}_syn.v" >/dev/null
+python3 "$here/gen_eq_tb.py" "$name" "$work/${top}_syn.v.json" "$work/eq_$name.sv" \
+  --cycles "${HPCNET_EQ_CYCLES:-20000}"
+# The netlist is machine-written: lint only the RTL and the testbench.
+printf '`verilator_config\nlint_off -file "*_syn.v"\nlint_off -rule UNOPTFLAT -file "*_syn.v"\n' >"$work/netlist.vlt"
+
+echo "synth_eq: $name: building the testbench"
+command -v ccache >/dev/null && export OBJCACHE=ccache
+# shellcheck disable=SC2086
+verilator --binary --timing --assert -Wall -fno-const-bit-op-tree -O3 -j 2 \
+  -Mdir "$work/obj" --top-module "eq_$name" "$work/netlist.vlt" "$work/eq_$name.sv" $srcs \
+  "$work/${top}_syn.v" >"$work/verilator.log" 2>&1 || { tail -30 "$work/verilator.log"; exit 1; }
+
+seed=${HPCNET_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+"$work/obj/Veq_$name" +seed="$seed"
