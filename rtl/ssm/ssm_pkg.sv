@@ -4,6 +4,9 @@
 // mis-handles arrays of structs), indexed [i*$bits(T) +: $bits(T)].
 package ssm_pkg;
 
+  // A module uses only some of these constants.
+  /* verilator lint_off UNUSEDPARAM */
+
   // A tag-value entry's state (SPEC section 2). The reset state is l=0, p=0, cnt=0.
   typedef struct packed {
     logic [63:0] value;
@@ -70,4 +73,5 @@ package ssm_pkg;
   localparam int OpRetOffsetLsb = 124;
   localparam int OpOpcodeLsb    = 136;
 
+  /* verilator lint_on UNUSEDPARAM */
 endpackage

@@ -8,6 +8,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 out=${1:?usage: synth.sh OUTDIR [NAME...]}
 shift
 mkdir -p "$out"
+# One Yosys is pinned: Debian 12's 0.23 (scripts/deps.sh installs it; ../shared/TOOLCHAIN.md).
+ver=$(yosys -V 2>/dev/null || true)
+case "$ver" in
+  *"Yosys 0.23"*) ;;
+  *) echo "synth: expected Yosys 0.23 (Debian 12), found '${ver:-none}'" >&2; exit 1 ;;
+esac
 if (($#)); then names=("$@"); else mapfile -t names < <(python3 "$here/synth_top.py" --list); fi
 
 csv="$out/synth_report.csv"

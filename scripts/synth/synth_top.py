@@ -4,7 +4,7 @@
     synth_top.py OUTDIR NAME [--netlist FILE]     prints one CSV row: name,top,cells,flops,mem_bits
     synth_top.py --list                           prints the names in tops.txt
 
-tops.txt, one top a line:  <name> <top module> [Param=value ...] [mem=keep] <source files ...>
+tops.txt, one top a line:  <name> <top module> [Param=value ...] [mem=keep] [eq=noassert] <source files ...>
 Sources are relative to the repository root. The design is flattened (stats count every
 instance). mem=keep keeps memories as $mem_v2 cells (SRAM
 macros) instead of mapping them to flops. The flow fails (exit 1, log in OUTDIR/NAME.log) on a
@@ -34,6 +34,8 @@ def read_tops(path=HERE / "tops.txt"):
         for x in tok[2:]:
             if x == "mem=keep":
                 t["mem_keep"] = True
+            elif x.startswith("eq="):  # options of synth_eq.sh, not parameters
+                continue
             elif "=" in x:
                 t["params"].append(tuple(x.split("=", 1)))
             elif str(ROOT / x) not in t["sources"]:  # a file listed twice is read once
