@@ -43,6 +43,8 @@ int main(int argc, char** argv) {
   auto* b = app.add_subcommand("bench-ssm", "SSM latency, lock hand-off, ops/1000 cycles with 1 and 2 cores");
   b->add_option("--iters", bo.iters, "repetitions per latency figure")->check(CLI::Range(2u, 1000000u));
   b->add_option("--ops", bo.ops_per_thread, "put+get pairs per thread in throughput runs")->check(CLI::Range(1u, 1000000u));
+  b->add_option("--stream", bo.stream_per_thread, "posted puts to new entries per thread (put stream)")
+      ->check(CLI::Range(1u, 100000u));
   b->add_option("--csv", csv, "also write the table as CSV to this file");
   b->add_flag("--quiet", quiet, "no progress lines");
   add_system_options(b, bo.sys);

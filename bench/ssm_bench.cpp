@@ -3,7 +3,6 @@
 // of the given SsmSystemConfig.
 #include "ssm_bench.hpp"
 
-#include <algorithm>
 #include <cstdio>
 #include <stdexcept>
 #include <vector>
@@ -149,7 +148,7 @@ Table ssm_bench(const SsmBenchOptions& o) {
       sim::SsmSystemConfig cfg = with_cores(o.sys, cores);
       cfg.bus.spacing = spacing;
       SsmNode n(cfg);
-      const unsigned per_thread = std::max(1u, o.ops_per_thread / 2);  // keeps the table mostly on chip
+      const unsigned per_thread = o.stream_per_thread;
       const uint64_t t0 = n.sys.cycles();
       n.run_all([&](unsigned pe, unsigned th) {
         const uint64_t w = pe * cfg.num_threads + th;

@@ -13,6 +13,9 @@ namespace hpcnet::bench {
 struct SsmBenchOptions {
   unsigned iters = 200;                 // repetitions per latency figure
   unsigned ops_per_thread = 200;        // put+get pairs per thread in the throughput runs
+  unsigned stream_per_thread = 100;     // posted puts to new entries per thread (20 threads:
+                                        // 2000 entries; past ~4096 the table spills and the
+                                        // single overflow engine becomes the bottleneck)
   sim::SsmSystemConfig sys;             // bus, memory, CPU costs (num_cores is set per run)
   bool progress = true;                 // progress lines on stderr
 };

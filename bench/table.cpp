@@ -32,8 +32,14 @@ std::string Table::text() const {
 void Table::write_csv(const std::string& path) const {
   std::ofstream f(path);
   if (!f) throw std::runtime_error("cannot write CSV file '" + path + "'");
+  auto cell = [](const std::string& c) {  // RFC 4180: quote cells with commas, quotes, newlines
+    if (c.find_first_of(",\"\n") == std::string::npos) return c;
+    std::string q = "\"";
+    for (char ch : c) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return q + "\"";
+  };
   auto row = [&](const std::vector<std::string>& r) {
-    for (size_t i = 0; i < r.size(); ++i) f << (i ? "," : "") << r[i];
+    for (size_t i = 0; i < r.size(); ++i) f << (i ? "," : "") << cell(r[i]);
     f << "\n";
   };
   row(cols_);

@@ -10,21 +10,47 @@
 namespace hpcnet::sim {
 
 HostBus::HostBus(Scheduler& sched, BusConfig cfg)
-    : sched_(sched), cfg_(cfg), queue_(cfg.buffer_entries ? cfg.buffer_entries : 1) {}
+    : sched_(sched),
+      cfg_(cfg),
+      // the buffer plus the requests the link pipeline holds during the latency; when the
+      // device stops accepting, the link backs up and the buffer fills
+      queue_((cfg.buffer_entries ? cfg.buffer_entries : 1) +
+             std::max(cfg.write_latency, cfg.read_latency) / std::max<uint64_t>(cfg.spacing, 1) + 2) {
+  if (cfg_.buffer_entries == 0) cfg_.buffer_entries = 1;
+}
+
+size_t HostBus::buffered(uint64_t now) const {
+  size_t n = 0;
+  for (size_t i = queue_.size(); i-- > 0 && queue_[i].depart > now;) ++n;  // departs are monotonic
+  return n;
+}
 
 bool HostBus::enqueue(const Req& r) {
-  while (queue_.full()) {
-    ++stats_.full_stalls;
-    space_waiters_.push_back(sched_.current());
-    sched_.note("mmio buffer full", r.addr);
-    sched_.block();
-    if (sched_.stopping()) return false;
+  const auto me = sched_.current();
+  bool waiting = false;
+  while (buffered(sched_.now()) >= cfg_.buffer_entries || queue_.full() ||
+         (!space_waiters_.empty() && space_waiters_.front() != me)) {
+    if (!waiting) {
+      waiting = true;
+      ++stats_.full_stalls;
+      space_waiters_.push_back(me);
+      sched_.note("mmio buffer full", r.addr);
+    }
+    sched_.sleep(1);  // retry next cycle; only the oldest waiter may take a freed entry
+    if (sched_.stopping()) {
+      std::erase(space_waiters_, me);
+      return false;
+    }
   }
+  if (waiting) space_waiters_.pop_front();  // it was us
   Req q = r;
   q.issued = sched_.now();
-  q.ready_at = q.issued + (r.write ? cfg_.write_latency : cfg_.read_latency);
+  q.depart = std::max(q.issued, queue_.empty() && !have_depart_ ? q.issued : last_depart_ + cfg_.spacing);
+  q.ready_at = q.depart + (r.write ? cfg_.write_latency : cfg_.read_latency);
+  last_depart_ = q.depart;
+  have_depart_ = true;
   queue_.push(q);
-  stats_.max_queued = std::max(stats_.max_queued, queue_.size());
+  stats_.max_queued = std::max(stats_.max_queued, buffered(sched_.now()));
   return true;
 }
 
@@ -90,8 +116,6 @@ void HostBus::sample(const MmioPort& port, uint64_t now) {
     read_outstanding_ = true;
     outstanding_ = h;
   }
-  for (auto id : space_waiters_) sched_.wake(id, now + 1);
-  space_waiters_.clear();
 }
 
 }  // namespace hpcnet::sim

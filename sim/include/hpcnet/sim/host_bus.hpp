@@ -1,15 +1,20 @@
 // hpcnet/sim/host_bus.hpp: the host bus between software threads and a device's MMIO slave.
 //
 // One FIFO for the whole link, shared by all threads, holding posted writes and reads in issue
-// order (so a read is ordered after every earlier write). An entry issued at cycle t is
-// presented to the device no earlier than t + write_latency (reads: t + read_latency) and no
-// earlier than `spacing` cycles after the previous request was accepted. Only one read is
-// outstanding at the device; the reading thread resumes rsp_latency cycles after
-// mmio_rsp_valid. A thread issuing into a full FIFO (buffer_entries) blocks until a slot frees.
+// order (so a read is ordered after every earlier write). A request leaves the CPU's posted
+// buffer onto the link at depart = max(issue, previous depart + spacing) and is presented to the
+// device at depart + write_latency (reads: + read_latency), no earlier than `spacing` cycles
+// after the previous request was accepted. Only one read is outstanding at the device; the
+// reading thread resumes rsp_latency cycles after mmio_rsp_valid. The posted buffer holds the
+// requests that have not departed yet (buffer_entries); a thread issuing into a full buffer
+// waits, and waiting threads get the freed entries in arrival order (FIFO, so no CPU starves).
+// The link pipeline holds latency/spacing requests; when the device stops accepting, the link
+// backs up and then the buffer fills, so back-pressure reaches the writers.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 #include "hpcnet/sim/ports.hpp"
@@ -23,7 +28,7 @@ struct BusConfig {
   uint64_t read_latency = 40;   // read request issue to presentation
   uint64_t rsp_latency = 40;    // mmio_rsp_valid to the reading thread resuming
   uint64_t spacing = 2;         // min cycles between consecutive accepted requests (16 B HT packet at 8 B/cycle)
-  size_t buffer_entries = 16;   // posted-write buffer (requests issued, not yet accepted)
+  size_t buffer_entries = 16;   // posted-write buffer (requests issued, not yet on the link)
 };
 
 struct BusStats {
@@ -63,7 +68,8 @@ class HostBus {
     uint32_t addr = 0;
     uint64_t data = 0;
     uint64_t issued = 0;
-    uint64_t ready_at = 0;
+    uint64_t depart = 0;    // leaves the posted buffer onto the link
+    uint64_t ready_at = 0;  // presented to the device
     ReadSlot* slot = nullptr;
     Scheduler::ThreadId reader = 0;
   };
@@ -72,7 +78,10 @@ class HostBus {
   Scheduler& sched_;
   BusConfig cfg_;
   Ring<Req> queue_;
-  std::vector<Scheduler::ThreadId> space_waiters_;
+  size_t buffered(uint64_t now) const;  // requests that have not departed at `now`
+  std::deque<Scheduler::ThreadId> space_waiters_;  // FIFO of threads waiting for buffer space
+  uint64_t last_depart_ = 0;
+  bool have_depart_ = false;
   bool have_last_ = false;
   uint64_t last_accept_ = 0;
   bool read_outstanding_ = false;
