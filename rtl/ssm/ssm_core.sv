@@ -283,5 +283,12 @@ module ssm_core #(
       assert (entry_q.cnt != '0) else $error("ssm_core: present entry with counter 0");
     if (ho_take_o) assert (ho_found_i) else $error("ssm_core: hand-off without a waiter");
   end
+  // Valid/ready rule on the core's output streams.
+  a_lk_stable: assert property (@(posedge clk_i) disable iff (!rst_ni)
+    lk_valid_o && !lk_ready_i |=> lk_valid_o && $stable(lk_addr_o));
+  a_cm_stable: assert property (@(posedge clk_i) disable iff (!rst_ni)
+    cm_valid_o && !cm_ready_i |=> cm_valid_o && $stable(cm_write_o) && $stable(cm_entry_o));
+  a_ret_stable: assert property (@(posedge clk_i) disable iff (!rst_ni)
+    ret_valid_o && !ret_ready_i |=> ret_valid_o && $stable(ret_o));
 `endif
 endmodule

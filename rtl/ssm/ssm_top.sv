@@ -236,19 +236,33 @@ module ssm_top #(
   );
 
   // ---------------------------------------------------------------- DMA port: round-robin
+  // A request that the host memory did not take stays on the port unchanged (the grant is held
+  // while valid && !ready), so the port obeys the valid/ready rule even when both masters ask.
   logic [1:0] dma_gnt;
-  logic       dma_any, dma_idx;
+  logic       dma_any, arb_idx, dma_idx, dma_hold_q, dma_hold_idx_q;
   cmn_rr_arb #(.N(2)) u_dma_arb (
     .clk_i, .rst_ni,
     .req_i    ({sp_dma_valid, rw_dma_valid}),
-    .advance_i(dma_any && dma_req_ready_i),
+    .advance_i(dma_any && dma_req_ready_i && !dma_hold_q),
     .gnt_o    (dma_gnt),
     .valid_o  (dma_any),
-    .idx_o    (dma_idx)
+    .idx_o    (arb_idx)
   );
-  assign dma_req_valid_o = dma_any;
-  assign rw_dma_ready    = dma_gnt[0] && dma_req_ready_i;
-  assign sp_dma_ready    = dma_gnt[1] && dma_req_ready_i;
+  assign dma_idx = dma_hold_q ? dma_hold_idx_q : arb_idx;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      dma_hold_q     <= 1'b0;
+      dma_hold_idx_q <= 1'b0;
+    end else begin
+      dma_hold_q     <= dma_req_valid_o && !dma_req_ready_i;
+      dma_hold_idx_q <= dma_idx;
+    end
+  end
+  logic unused_gnt;
+  assign unused_gnt = ^dma_gnt;
+  assign dma_req_valid_o = dma_hold_q || dma_any;
+  assign rw_dma_ready    = !dma_idx && dma_req_ready_i;
+  assign sp_dma_ready    = dma_idx && dma_req_ready_i;
   assign dma_req_write_o = dma_idx ? sp_dma_write : 1'b1;
   assign dma_req_addr_o  = dma_idx ? sp_dma_addr  : rw_dma_addr;
   assign dma_req_len_o   = dma_idx ? sp_dma_len   : 6'd16;
@@ -267,7 +281,13 @@ module ssm_top #(
               (32'(dma_req_addr_o[4:0]) + 32'(dma_req_len_o)) <= 32)
         else $error("ssm_top: DMA request crosses a 32-byte boundary");
     if (dma_rsp_valid_i) assert (dma_rsp_tag_i == DmaTagSpill) else $error("ssm_top: stray DMA response");
+    if (dma_hold_q) assert (dma_idx ? sp_dma_valid : rw_dma_valid)
+      else $error("ssm_top: a DMA master dropped a request before it was accepted");
   end
+  // Valid/ready rule on the ports: a request not accepted stays, unchanged.
+  a_dma_stable: assert property (@(posedge clk_i) disable iff (!rst_ni)
+    dma_req_valid_o && !dma_req_ready_i |=> dma_req_valid_o && $stable(dma_req_addr_o) &&
+    $stable(dma_req_write_o) && $stable(dma_req_len_o) && $stable(dma_req_wdata_o) && $stable(dma_req_tag_o));
   initial begin
     if ($bits(ssm_pkg::entry_t) != ssm_pkg::EntryW || $bits(ssm_pkg::op_t) != ssm_pkg::OpW ||
         $bits(ssm_pkg::ret_t) != ssm_pkg::RetW || $bits(ssm_pkg::spill_req_t) != ssm_pkg::SpillReqW ||

@@ -2,12 +2,28 @@
 #include "hpcnet/sim/harness.hpp"
 
 #include <cmath>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
 #include "hpcnet/sim/errors.hpp"
 
 namespace hpcnet::sim {
+
+TraceWindow trace_from_env() {
+  TraceWindow w;
+  const char* env = std::getenv("HPCNET_TRACE");
+  if (!env || !*env) return w;
+  const std::string spec(env);
+  const size_t c1 = spec.find(':');
+  w.file = spec.substr(0, c1);
+  if (c1 != std::string::npos) {
+    const size_t c2 = spec.find(':', c1 + 1);
+    w.first = std::stoull(spec.substr(c1 + 1, c2 - c1 - 1));
+    if (c2 != std::string::npos) w.last = std::stoull(spec.substr(c2 + 1));
+  }
+  return w;
+}
 
 HarnessCore::HarnessCore(double clock_mhz) : ctx_(std::make_unique<VerilatedContext>()), clock_mhz_(clock_mhz) {
   ctx_->fatalOnError(false);  // assertion failures set gotError() instead of aborting

@@ -11,21 +11,9 @@
 namespace hpcnet::sim {
 
 namespace {
-// HPCNET_TRACE=file[:first[:last]] switches tracing on for any run that did not ask for it
-// (e.g. one failing test: HPCNET_TRACE=/tmp/t.fst:1000:5000 ./test_ssm "name").
+// HPCNET_TRACE (see trace_from_env) switches tracing on for any run that did not ask for it.
 SsmSystemConfig with_env_trace(SsmSystemConfig cfg) {
-  const char* env = std::getenv("HPCNET_TRACE");
-  if (cfg.trace.enabled() || !env || !*env) return cfg;
-  std::string spec(env);
-  TraceWindow w;
-  const size_t c1 = spec.find(':');
-  w.file = spec.substr(0, c1);
-  if (c1 != std::string::npos) {
-    const size_t c2 = spec.find(':', c1 + 1);
-    w.first = std::stoull(spec.substr(c1 + 1, c2 - c1 - 1));
-    if (c2 != std::string::npos) w.last = std::stoull(spec.substr(c2 + 1));
-  }
-  cfg.trace = w;
+  if (!cfg.trace.enabled()) cfg.trace = trace_from_env();
   return cfg;
 }
 }  // namespace

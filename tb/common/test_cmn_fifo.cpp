@@ -4,64 +4,46 @@
 #include <catch2/catch.hpp>
 
 #include <deque>
-#include <memory>
 #include <random>
 #include <type_traits>
 
 #include "Vcmn_fifo.h"
 #include "Vcmn_fifo_d1.h"
-#include "tb_seed.hpp"
-#include "verilated.h"
+#include "hpcnet/sim/harness.hpp"
+#include "hpcnet/tb/cycle.hpp"
+#include "hpcnet/tb/seed.hpp"
 
 namespace {
 
 template <class M>
 struct FifoTb {
   unsigned depth, width;
-  VerilatedContext ctx;
-  std::unique_ptr<M> m;
+  hpcnet::sim::Harness<M> h{200.0, hpcnet::sim::trace_from_env()};  // RTL assertions throw
+  M& m = h.dut();
   std::deque<std::uint64_t> q;  // reference model
-  std::uint64_t cycle = 0;
 
   FifoTb(unsigned d, unsigned w) : depth(d), width(w) {
-    ctx.fatalOnError(false);
-    m = std::make_unique<M>(&ctx);
-    m->clk_i = 0;
-    m->rst_ni = 0;
-    m->valid_i = 0;
-    m->ready_i = 0;
-    m->eval();
-    tick();
-    tick();
-    m->rst_ni = 1;
-  }
-  ~FifoTb() { m->final(); }
-  void tick() {
-    m->clk_i = 1;
-    m->eval();
-    m->clk_i = 0;
-    m->eval();
-    ctx.timeInc(1);
-    ++cycle;
-    if (ctx.gotError()) FAIL("assertion failed in the RTL at cycle " << cycle);
+    m.valid_i = 0;
+    m.ready_i = 0;
+    hpcnet::tb::sync_reset(h);
   }
   // Compares the outputs with the model; call after the inputs are set and evaluated.
   void check() {
-    INFO("cycle " << cycle << ", model holds " << q.size());
-    REQUIRE(bool(m->valid_o) == !q.empty());
-    REQUIRE(bool(m->ready_o) == (q.size() < depth));
-    REQUIRE(m->count_o == q.size());
-    if (!q.empty()) REQUIRE(m->data_o == q.front());
+    INFO("cycle " << h.cycles() << ", model holds " << q.size());
+    REQUIRE(bool(m.valid_o) == !q.empty());
+    REQUIRE(bool(m.ready_o) == (q.size() < depth));
+    REQUIRE(m.count_o == q.size());
+    if (!q.empty()) REQUIRE(m.data_o == q.front());
   }
   // One cycle of traffic: returns {pushed, popped}.
   std::pair<bool, bool> step(bool valid, std::uint64_t data, bool ready) {
-    m->valid_i = valid;
-    m->data_i = static_cast<std::remove_reference_t<decltype(m->data_i)>>(data);
-    m->ready_i = ready;
-    m->eval();
+    m.valid_i = valid;
+    m.data_i = static_cast<std::remove_reference_t<decltype(m.data_i)>>(data);
+    m.ready_i = ready;
+    h.eval();
     check();
-    bool push = valid && m->ready_o, pop = m->valid_o && ready;
-    tick();
+    bool push = valid && m.ready_o, pop = m.valid_o && ready;
+    hpcnet::tb::tick(h);
     if (pop) q.pop_front();
     if (push) q.push_back(data);
     return {push, pop};
@@ -70,7 +52,7 @@ struct FifoTb {
 
 template <class M>
 void random_traffic(unsigned depth, unsigned width, const char* name) {
-  std::mt19937_64 rng(tb_seed(name));
+  std::mt19937_64 rng(hpcnet::tb::seed(name));
   FifoTb<M> tb(depth, width);
   std::uniform_int_distribution<int> pct(0, 99);
   const int rates[] = {0, 10, 50, 90, 100};
@@ -101,7 +83,7 @@ void throughput(unsigned depth) {
   FifoTb<M> tb(depth, 8);
   // Not fall-through: the first beat is visible one cycle after it is accepted.
   tb.step(true, 0x5a, true);
-  REQUIRE(tb.m->valid_o);
+  REQUIRE(tb.m.valid_o);
   unsigned pops = 0;
   for (unsigned c = 0; c < 1000; ++c) pops += tb.step(true, c & 0xff, true).second;
   // depth 1 cannot push while full, so it alternates; deeper FIFOs stream every cycle.

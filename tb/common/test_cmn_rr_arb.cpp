@@ -4,64 +4,47 @@
 // (an input requesting all the time sees at most N-1 used grants to others before its own).
 #include <catch2/catch.hpp>
 
-#include <memory>
 #include <random>
 #include <type_traits>
 #include <vector>
 
 #include "Vcmn_rr_arb.h"
 #include "Vcmn_rr_arb_n1.h"
-#include "tb_seed.hpp"
-#include "verilated.h"
+#include "hpcnet/sim/harness.hpp"
+#include "hpcnet/tb/cycle.hpp"
+#include "hpcnet/tb/seed.hpp"
 
 namespace {
 
 template <class M>
 struct ArbTb {
   unsigned n;
-  VerilatedContext ctx;
-  std::unique_ptr<M> m;
+  hpcnet::sim::Harness<M> h{200.0, hpcnet::sim::trace_from_env()};  // RTL assertions throw
+  M& m = h.dut();
   unsigned prio = 0;            // model's priority pointer
   std::vector<unsigned> waited;  // used grants to others while input i kept requesting
-  std::uint64_t cycle = 0;
 
   explicit ArbTb(unsigned n_) : n(n_), waited(n_, 0) {
-    ctx.fatalOnError(false);
-    m = std::make_unique<M>(&ctx);
-    m->clk_i = 0;
-    m->rst_ni = 0;
-    m->req_i = 0;
-    m->advance_i = 0;
-    m->eval();
-    tick();
-    tick();
-    m->rst_ni = 1;
-  }
-  ~ArbTb() { m->final(); }
-  void tick() {
-    m->clk_i = 1;
-    m->eval();
-    m->clk_i = 0;
-    m->eval();
-    ++cycle;
-    if (ctx.gotError()) FAIL("assertion failed in the RTL at cycle " << cycle);
+    m.req_i = 0;
+    m.advance_i = 0;
+    hpcnet::tb::sync_reset(h);
   }
   // One cycle; returns the granted index or -1.
   int step(unsigned req, bool advance) {
-    m->req_i = static_cast<std::remove_reference_t<decltype(m->req_i)>>(req);
-    m->advance_i = advance;
-    m->eval();
-    INFO("cycle " << cycle << " req 0x" << std::hex << req << " prio " << std::dec << prio);
+    m.req_i = static_cast<std::remove_reference_t<decltype(m.req_i)>>(req);
+    m.advance_i = advance;
+    h.eval();
+    INFO("cycle " << h.cycles() << " req 0x" << std::hex << req << " prio " << std::dec << prio);
     int expect = -1;
     for (unsigned k = 0; k < n && expect < 0; ++k)
       if (req >> ((prio + k) % n) & 1) expect = static_cast<int>((prio + k) % n);
-    unsigned gnt = m->gnt_o;
-    REQUIRE(bool(m->valid_o) == (req != 0));
+    unsigned gnt = m.gnt_o;
+    REQUIRE(bool(m.valid_o) == (req != 0));
     REQUIRE((gnt & (gnt - 1)) == 0);  // at most one bit
     REQUIRE((gnt & ~req) == 0);       // only to a requester
     if (expect >= 0) {
       REQUIRE(gnt == (1u << expect));
-      REQUIRE(m->idx_o == static_cast<unsigned>(expect));
+      REQUIRE(m.idx_o == static_cast<unsigned>(expect));
     } else {
       REQUIRE(gnt == 0);
     }
@@ -70,7 +53,7 @@ struct ArbTb {
       if (!(req >> i & 1) || (used && static_cast<int>(i) == expect)) waited[i] = 0;
       else if (used) REQUIRE(++waited[i] <= n - 1);
     }
-    tick();
+    hpcnet::tb::tick(h);
     if (used) prio = (static_cast<unsigned>(expect) + 1) % n;
     return used ? expect : -1;
   }
@@ -78,7 +61,7 @@ struct ArbTb {
 
 template <class M>
 void random_requests(unsigned n, const char* name) {
-  std::mt19937_64 rng(tb_seed(name));
+  std::mt19937_64 rng(hpcnet::tb::seed(name));
   ArbTb<M> tb(n);
   std::uniform_int_distribution<int> pct(0, 99);
   const int rates[] = {5, 30, 70, 100};
@@ -111,7 +94,7 @@ void rotation(unsigned n) {
   // Without advance the pointer holds.
   int held = tb.step((1u << n) - 1, false);
   REQUIRE(held == -1);
-  REQUIRE(tb.m->idx_o == 0);
+  REQUIRE(tb.m.idx_o == 0);
 }
 
 }  // namespace

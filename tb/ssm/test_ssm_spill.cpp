@@ -86,3 +86,26 @@ TEST_CASE("ssm: thousands of live entries exhaust the overflow area; the handler
   CHECK(n.drv.errors().empty());
   INFO("overflow extensions " << n.drv.overflow_extensions() << ", spilled " << ovf);
 }
+
+TEST_CASE("ssm: spills through a slow, narrow DMA port (back-pressure on both DMA masters)", "[ssm][spill]") {
+  hpcnet::sim::SsmSystemConfig cfg;
+  cfg.mem.max_outstanding = 1;   // the port refuses requests while one is in flight
+  cfg.mem.bytes_per_cycle = 1.0;
+  hpcnet::ssm::DriverConfig dcfg;
+  dcfg.overflow_bytes = 4 * 32;
+  dcfg.overflow_grow_bytes = 4 * 32;
+  SsmNode n(cfg, dcfg);
+  const auto addrs = same_set(300, 12);
+  std::vector<uint64_t> got(addrs.size(), 0);
+  n.run_all([&](unsigned pe, unsigned t) {
+    const unsigned w = pe * 4 + t;
+    if (w < addrs.size()) {
+      ssm_put(addrs[w], 77 + w);
+      got[w] = ssm_get(addrs[(w + 5) % addrs.size()], 8);  // every thread reads another's entry
+      CHECK(ssm_quiet() == SSM_OK);
+    }
+  });
+  for (size_t w = 0; w < addrs.size(); ++w) CHECK(got[w] == 77 + (w + 5) % addrs.size());
+  CHECK(n.drv.overflow_extensions() >= 1);
+  CHECK(n.sys.stats().mem.max_pending <= 1);
+}

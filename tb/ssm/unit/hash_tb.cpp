@@ -7,18 +7,18 @@ namespace ssmu {
 void HashTb::step() {
   for (unsigned c = 0; c < kClients; ++c) drive_client(c);
   drive_dma();
-  m_->ovf_add_valid_i = add_pending_;
+  h_->ovf_add_valid_i = add_pending_;
   if (add_pending_) {
-    m_->ovf_add_base_i = chunks.back().first;
-    m_->ovf_add_nodes_i = chunks.back().second;
+    h_->ovf_add_base_i = chunks.back().first;
+    h_->ovf_add_nodes_i = chunks.back().second;
   }
-  m_->eval();
+  h_.eval();
 
   // Exhaustion: only with no node left; the harness may add a chunk after a while.
-  if (m_->ovf_exhausted_o) {
+  if (h_->ovf_exhausted_o) {
     INFO("cycle " << cycle);
-    REQUIRE(m_->ovf_bump_left_o == 0);
-    REQUIRE(m_->ovf_free_count_o == 0);
+    REQUIRE(h_->ovf_bump_left_o == 0);
+    REQUIRE(h_->ovf_free_count_o == 0);
     ++exhausted_for_;
     if (auto_chunk && !add_pending_ && exhausted_for_ == 1) chunk_wait_ = rnd(0, 20);
     if (auto_chunk && !add_pending_ && exhausted_for_ > chunk_wait_)
@@ -26,7 +26,7 @@ void HashTb::step() {
   } else {
     exhausted_for_ = 0;
   }
-  bool added = m_->ovf_add_valid_i;
+  bool added = h_->ovf_add_valid_i;
 
   for (unsigned c = 0; c < kClients; ++c) sample_client(c);
   sample_dma();
@@ -53,17 +53,17 @@ void HashTb::drive_client(unsigned c) {
   }
   std::uint8_t bit = std::uint8_t(1u << c);
   auto set = [&](auto& sig, bool on) { sig = std::uint8_t(on ? (sig | bit) : (sig & ~bit)); };
-  set(m_->lk_valid_i, k.st == Client::Req);
-  set(m_->cm_valid_i, k.st == Client::Cm);
-  set(m_->cm_write_i, k.st == Client::Cm && k.cm.write);
-  put_bits(m_->lk_addr_i, c * 48, 48, k.st == Client::Req ? k.cur.addr : rng() & kMask48);
-  put_entry(m_->cm_entry_i, c * kEntryW, k.st == Client::Cm ? k.cm.e : Entry{rng(), false, true, 1});
+  set(h_->lk_valid_i, k.st == Client::Req);
+  set(h_->cm_valid_i, k.st == Client::Cm);
+  set(h_->cm_write_i, k.st == Client::Cm && k.cm.write);
+  put_bits(h_->lk_addr_i, c * 48, 48, k.st == Client::Req ? k.cur.addr : rng() & kMask48);
+  put_entry(h_->cm_entry_i, c * kEntryW, k.st == Client::Cm ? k.cm.e : Entry{rng(), false, true, 1});
 }
 
 void HashTb::sample_client(unsigned c) {
   Client& k = cl[c];
-  bool lk_ready = (m_->lk_ready_o >> c) & 1, rsp = (m_->lk_rsp_valid_o >> c) & 1;
-  bool cm_ready = (m_->cm_ready_o >> c) & 1, upd = (m_->upd_valid_o >> c) & 1;
+  bool lk_ready = (h_->lk_ready_o >> c) & 1, rsp = (h_->lk_rsp_valid_o >> c) & 1;
+  bool cm_ready = (h_->cm_ready_o >> c) & 1, upd = (h_->upd_valid_o >> c) & 1;
   INFO("client " << c << " cycle " << cycle << " addr 0x" << std::hex << k.cur.addr << std::dec);
   if (k.st != Client::Req) REQUIRE_FALSE(lk_ready);
   if (k.st != Client::Wait) REQUIRE_FALSE(rsp);
@@ -78,8 +78,8 @@ void HashTb::sample_client(unsigned c) {
     k.st = Client::Wait;
   } else if (k.st == Client::Wait && rsp) {
     k.rec.answer = cycle;
-    k.rec.hit = (m_->lk_hit_o >> c) & 1;
-    k.rec.seen = get_entry(m_->lk_entry_o, c * kEntryW);
+    k.rec.hit = (h_->lk_hit_o >> c) & 1;
+    k.rec.seen = get_entry(h_->lk_entry_o, c * kEntryW);
     auto it = ref.find(k.cur.addr);
     REQUIRE(k.rec.hit == (it != ref.end()));
     if (k.rec.hit) REQUIRE(k.rec.seen == it->second);
@@ -91,7 +91,7 @@ void HashTb::sample_client(unsigned c) {
     bool expect_upd = k.cm.write && (k.rec.hit || !k.cm.e.is_reset());
     REQUIRE(upd == expect_upd);
     if (upd) {
-      REQUIRE(get_bits(m_->upd_addr_o, c * 48, 48) == k.cur.addr);
+      REQUIRE(get_bits(h_->upd_addr_o, c * 48, 48) == k.cur.addr);
       ++updates;
     }
     apply_commit(c);
@@ -125,19 +125,19 @@ void HashTb::apply_commit(unsigned c) {
 }
 
 void HashTb::drive_dma() {
-  m_->dma_req_ready_i = pct(dma_ready_pct);
+  h_->dma_req_ready_i = pct(dma_ready_pct);
   bool v = !rd_q_.empty() && rd_q_.front().due <= cycle;
-  m_->dma_rsp_valid_i = v;
+  h_->dma_rsp_valid_i = v;
   for (unsigned i = 0; i < 32; ++i)
-    put_bits(m_->dma_rsp_rdata_i, 8 * i, 8, v ? rd_q_.front().data[i] : rng() & 0xff);
+    put_bits(h_->dma_rsp_rdata_i, 8 * i, 8, v ? rd_q_.front().data[i] : rng() & 0xff);
 }
 
 void HashTb::sample_dma() {
-  if (m_->dma_rsp_valid_i) rd_q_.pop_front();
-  if (!(m_->dma_req_valid_o && m_->dma_req_ready_i)) return;
-  std::uint64_t a = m_->dma_req_addr_o;
-  unsigned len = m_->dma_req_len_o;
-  bool wr = m_->dma_req_write_o;
+  if (h_->dma_rsp_valid_i) rd_q_.pop_front();
+  if (!(h_->dma_req_valid_o && h_->dma_req_ready_i)) return;
+  std::uint64_t a = h_->dma_req_addr_o;
+  unsigned len = h_->dma_req_len_o;
+  bool wr = h_->dma_req_write_o;
   INFO("DMA " << (wr ? "write" : "read") << " 0x" << std::hex << a << std::dec << " len " << len
               << " cycle " << cycle);
   REQUIRE(len >= 1);
@@ -149,7 +149,7 @@ void HashTb::sample_dma() {
   dma_log.push_back({wr, a, len, cycle});
   if (wr) {
     for (unsigned i = 0; i < len; ++i)
-      mem[a + i] = std::uint8_t(get_bits(m_->dma_req_wdata_o, 8 * i, 8));
+      mem[a + i] = std::uint8_t(get_bits(h_->dma_req_wdata_o, 8 * i, 8));
   } else {
     Rd r{};
     for (unsigned i = 0; i < len; ++i) {
@@ -170,11 +170,11 @@ void HashTb::sample_dma() {
 void HashTb::check_quiet() {
   REQUIRE(quiet());
   run(2);  // counters are registered
-  REQUIRE(m_->onchip_entries_o == onchip.size());
-  REQUIRE(m_->ovf_entries_o == ovf.size());
+  REQUIRE(h_->onchip_entries_o == onchip.size());
+  REQUIRE(h_->ovf_entries_o == ovf.size());
   std::map<std::uint64_t, std::uint64_t> valid_next, free_next;  // node -> NEXT
   for (std::size_t i = 0; i < chunks.size(); ++i) {
-    unsigned used = chunks[i].second - (i + 1 == chunks.size() ? m_->ovf_bump_left_o : 0);
+    unsigned used = chunks[i].second - (i + 1 == chunks.size() ? h_->ovf_bump_left_o : 0);
     for (unsigned n = 0; n < used; ++n) {
       std::uint64_t node = chunks[i].first + 32ull * n;
       std::uint64_t tag = peek64(node), next = peek64(node + 24);
@@ -197,7 +197,7 @@ void HashTb::check_quiet() {
     }
   }
   REQUIRE(valid_next.size() == ovf.size());
-  REQUIRE(free_next.size() == m_->ovf_free_count_o);
+  REQUIRE(free_next.size() == h_->ovf_free_count_o);
   // Chains: NEXT stays among valid nodes of one set; one head per set; every node reached once.
   auto tag_set = [&](std::uint64_t node) { return set_of(peek64(node) & ~1ull); };
   std::map<std::uint64_t, unsigned> incoming;

@@ -12,15 +12,15 @@
 #include <deque>
 #include <functional>
 #include <map>
-#include <memory>
 #include <ostream>
 #include <random>
 #include <set>
 #include <vector>
 
 #include "Vssm_hash.h"
+#include "hpcnet/sim/harness.hpp"
+#include "hpcnet/tb/cycle.hpp"
 #include "unit_util.hpp"
-#include "verilated.h"
 
 namespace ssmu {
 
@@ -72,7 +72,7 @@ struct DmaLog {
 class HashTb {
  public:
   std::mt19937_64 rng;
-  std::uint64_t cycle = 0;
+  std::uint64_t cycle = 0;  // rising edges so far (reset included); the harness's cycles()
   // knobs
   unsigned max_idle = 0, max_delay = 0;     // client idle cycles / commit delay (random 0..max)
   unsigned lat_min = 1, lat_max = 1;        // DMA read latency
@@ -98,26 +98,16 @@ class HashTb {
   };
   std::array<Client, kClients> cl;
 
-  explicit HashTb(std::uint64_t seed) : rng(seed) {
-    ctx_.fatalOnError(false);
-    m_ = std::make_unique<Vssm_hash>(&ctx_);
-    m_->clk_i = 0;
-    m_->rst_ni = 1;
-    m_->eval();
-    reset();
-  }
-  ~HashTb() { m_->final(); }
-  Vssm_hash& m() { return *m_; }
+  explicit HashTb(std::uint64_t seed) : rng(seed) { reset(); }
+  Vssm_hash& m() { return h_.dut(); }
 
   unsigned rnd(unsigned lo, unsigned hi) { return std::uniform_int_distribution<unsigned>(lo, hi)(rng); }
   bool pct(unsigned p) { return rnd(0, 99) < p; }
 
   // Synchronous reset; the harness forgets its reference (the table should be empty after it).
   void reset() {
-    m_->rst_ni = 0;
-    tick();
-    tick();
-    m_->rst_ni = 1;
+    hpcnet::tb::sync_reset(h_);
+    cycle = h_.cycles();
     ref.clear();
     onchip.clear();
     ovf.clear();
@@ -126,7 +116,7 @@ class HashTb {
 
   // Hands a chunk of n 32-byte nodes at base to the overflow engine (one-cycle pulse).
   void add_chunk(std::uint64_t base, unsigned n) {
-    if (!chunks.empty()) REQUIRE(m_->ovf_bump_left_o == 0);  // the old chunk is used up
+    if (!chunks.empty()) REQUIRE(h_->ovf_bump_left_o == 0);  // the old chunk is used up
     chunks.push_back({base, n});
     add_pending_ = true;
   }
@@ -167,8 +157,7 @@ class HashTb {
   void check_quiet();
 
  private:
-  VerilatedContext ctx_;
-  std::unique_ptr<Vssm_hash> m_;
+  hpcnet::sim::Harness<Vssm_hash> h_{200.0, hpcnet::sim::trace_from_env()};  // RTL assertions throw
   struct Rd {
     std::uint64_t due;
     std::array<std::uint8_t, 32> data;
@@ -179,13 +168,8 @@ class HashTb {
   bool held_[kClients] = {};
 
   void tick() {
-    m_->clk_i = 1;
-    m_->eval();
-    m_->clk_i = 0;
-    m_->eval();
-    ctx_.timeInc(1);
-    ++cycle;
-    if (ctx_.gotError()) FAIL("RTL assertion failed at cycle " << cycle);
+    hpcnet::tb::tick(h_);
+    cycle = h_.cycles();
   }
   void drive_client(unsigned c);
   void sample_client(unsigned c);

@@ -29,7 +29,7 @@ Op get_op(const W& w) {
 }  // namespace
 
 Out OpqTb::cycle_with(const In& in) {
-  Vssm_opq& m = *m_;
+  Vssm_opq& m = h_.dut();
   INFO("cycle " << cycle);
   // drive
   m.push_valid_i = in.push;
@@ -49,7 +49,7 @@ Out OpqTb::cycle_with(const In& in) {
     put_bits(m.ho_addr_i, 48 * c, 48, k.ho_addr);
     put_bits(m.upd_addr_i, 48 * c, 48, k.upd_addr);
   }
-  m.eval();
+  h_.eval();
 
   // status outputs
   for (unsigned w = 0; w < kWin; ++w) {

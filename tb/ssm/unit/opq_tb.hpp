@@ -9,12 +9,12 @@
 #include <array>
 #include <cstdint>
 #include <deque>
-#include <memory>
 #include <ostream>
 
 #include "Vssm_opq.h"
+#include "hpcnet/sim/harness.hpp"
+#include "hpcnet/tb/cycle.hpp"
 #include "unit_util.hpp"
-#include "verilated.h"
 
 namespace ssmu {
 
@@ -63,22 +63,14 @@ class OpqTb {
   std::array<std::deque<Op>, kWin> q;
   std::array<WS, kWin> ws{};
   std::array<std::uint64_t, kWin> park_seq{};
-  std::uint64_t parks = 0, cycle = 0, dispatches = 0;
+  std::uint64_t parks = 0, cycle = 0, dispatches = 0;  // cycle: the harness's cycles()
   unsigned rr = 0;  // round-robin pointer
 
   OpqTb() {
-    ctx_.fatalOnError(false);
-    m_ = std::make_unique<Vssm_opq>(&ctx_);
-    m_->clk_i = 0;
-    m_->rst_ni = 1;
-    m_->eval();
-    m_->rst_ni = 0;
-    tick();
-    tick();
-    m_->rst_ni = 1;
+    hpcnet::tb::sync_reset(h_);
+    cycle = h_.cycles();
   }
-  ~OpqTb() { m_->final(); }
-  Vssm_opq& m() { return *m_; }
+  Vssm_opq& m() { return h_.dut(); }
 
   Out cycle_with(const In& in);  // one clock cycle: drive, check, update the reference
   Out idle() { return cycle_with(In{}); }
@@ -95,16 +87,10 @@ class OpqTb {
   bool eligible(unsigned w) const { return !q[w].empty() && ws[w] == Idle; }
 
  private:
-  VerilatedContext ctx_;
-  std::unique_ptr<Vssm_opq> m_;
+  hpcnet::sim::Harness<Vssm_opq> h_{200.0, hpcnet::sim::trace_from_env()};  // RTL assertions throw
   void tick() {
-    m_->clk_i = 1;
-    m_->eval();
-    m_->clk_i = 0;
-    m_->eval();
-    ctx_.timeInc(1);
-    ++cycle;
-    if (ctx_.gotError()) FAIL("RTL assertion failed at cycle " << cycle);
+    hpcnet::tb::tick(h_);
+    cycle = h_.cycles();
   }
 };
 

@@ -1,21 +1,14 @@
-// unit_util.hpp: helpers shared by the SSM unit tests: the random seed (HPCNET_SEED or a fresh
-// one, always printed), bit-field access to Verilator's wide ports (VlWide, 32-bit words) and the
-// entry_t packing of ssm_pkg ({value[73:10], l[9], p[8], cnt[7:0]}).
+// unit_util.hpp: helpers shared by the SSM unit tests: the random seed (hpcnet::tb::seed, also
+// reachable as ssmu::seed), bit-field access to Verilator's wide ports (VlWide, 32-bit words) and
+// the entry_t packing of ssm_pkg ({value[73:10], l[9], p[8], cnt[7:0]}).
 #pragma once
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <random>
+
+#include "hpcnet/tb/seed.hpp"
 
 namespace ssmu {
 
-inline std::uint64_t seed(const char* test) {
-  const char* env = std::getenv("HPCNET_SEED");
-  std::uint64_t s = env ? std::strtoull(env, nullptr, 0) : std::random_device{}();
-  std::printf("%s: HPCNET_SEED=%llu\n", test, static_cast<unsigned long long>(s));
-  std::fflush(stdout);
-  return s;
-}
+using hpcnet::tb::seed;
 
 // Bits [lsb, lsb+width) of a wide value held in 32-bit words (width <= 64).
 template <class W>

@@ -27,6 +27,10 @@ struct TraceWindow {
   bool enabled() const { return !file.empty(); }
 };
 
+// The window asked for by HPCNET_TRACE=file[:first[:last]] (e.g. one failing test:
+// HPCNET_TRACE=/tmp/t.fst:1000:5000 ./test_ssm "name"); disabled when the variable is unset or empty.
+TraceWindow trace_from_env();
+
 class HarnessCore {
  public:
   explicit HarnessCore(double clock_mhz);
