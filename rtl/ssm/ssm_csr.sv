@@ -81,9 +81,13 @@ module ssm_csr #(
     op.addr       = mmio_req_wdata_i[ssm_regs_pkg::SSM_CMD_WORD_ADDR_LSB +: 48];
     op.opcode     = mmio_req_wdata_i[ssm_regs_pkg::SSM_CMD_WORD_OPCODE_LSB +: 4];
     op.ret_offset = mmio_req_wdata_i[ssm_regs_pkg::SSM_CMD_WORD_RET_OFFSET_LSB +: 12];
-    op.value      = value_q[win*64 +: 64];
-    op.readers    = args_q[win*12 + ssm_regs_pkg::SSM_CMD_ARGS_READERS_LSB +: 8];
-    op.size       = args_q[win*12 + ssm_regs_pkg::SSM_CMD_ARGS_SIZE_LSB +: 4];
+    for (int w = 0; w < NumWin; w++) begin  // explicit mux over the windows' staging registers
+      if (win == WinW'(w)) begin
+        op.value   = value_q[w*64 +: 64];
+        op.readers = args_q[w*12 + ssm_regs_pkg::SSM_CMD_ARGS_READERS_LSB +: 8];
+        op.size    = args_q[w*12 + ssm_regs_pkg::SSM_CMD_ARGS_SIZE_LSB +: 4];
+      end
+    end
   end
   assign push_valid_o = doorbell && !full_i[win];
   assign push_win_o   = win;

@@ -12,7 +12,9 @@
 //
 // Spill: a new entry whose set is full goes to the overflow area (ssm_spill, host memory via
 // the DMA port); entries committed in the reset state are freed, on chip or in the overflow.
-// Client interface: see ssm_hash_port. Lanes of the flat vectors: client c at [c*W +: W].
+// Client interface: see ssm_hash_port. Lanes are selected with explicit muxes, not with
+// variable-offset part-selects, which Verilator 5.006 compiles into reads one word past the end
+// of a wide vector (found by AddressSanitizer). Lanes of the flat vectors: client c at [c*W +: W].
 module ssm_hash #(
   parameter int NumClients = 2,
   parameter int HashSets   = 1024,
@@ -160,14 +162,19 @@ module ssm_hash #(
   end
 
   for (genvar b = 0; b < HashBanks; b++) begin : g_bank
-    logic [CW-1:0] owner;
+    logic [CW-1:0]   owner;
+    logic [RowW-1:0] wdata;
     assign owner = b_owner[b*CW +: CW];
+    always_comb begin  // explicit mux (see the note on part-selects at the top)
+      wdata = '0;
+      for (int c = 0; c < NumClients; c++) if (owner == CW'(c)) wdata = bank_wdata[c*RowW +: RowW];
+    end
     cmn_sram #(.Width(RowW), .Depth(Rows)) u_sram (
       .clk_i,
       .req_i  (b_req[b] || init_q),
       .we_i   (b_we[b] || init_q),
       .addr_i (init_q ? init_row_q : held_set[owner*SetBits + BankBits +: SetBits - BankBits]),
-      .wdata_i(init_q ? '0 : bank_wdata[owner*RowW +: RowW]),
+      .wdata_i(init_q ? '0 : wdata),
       .rdata_o(b_rdata[b*RowW +: RowW])
     );
   end
@@ -175,8 +182,9 @@ module ssm_hash #(
   // A client reads its bank's output the cycle after its grant (its set is held meanwhile).
   always_comb begin
     for (int c = 0; c < NumClients; c++) begin
-      bank_rdata[c*RowW +: RowW] =
-        b_rdata[(32'(held_set[c*SetBits +: BankBits]) % HashBanks)*RowW +: RowW];
+      bank_rdata[c*RowW +: RowW] = '0;
+      for (int b = 0; b < HashBanks; b++)
+        if (held_set[c*SetBits +: BankBits] == BankBits'(b)) bank_rdata[c*RowW +: RowW] = b_rdata[b*RowW +: RowW];
     end
   end
 
@@ -194,7 +202,11 @@ module ssm_hash #(
     .valid_o  (sp_valid),
     .idx_o    (sp_idx)
   );
-  assign sp_req_sel   = sp_req[sp_idx*ssm_pkg::SpillReqW +: ssm_pkg::SpillReqW];
+  always_comb begin
+    sp_req_sel = '0;
+    for (int c = 0; c < NumClients; c++)
+      if (sp_idx == CW'(c)) sp_req_sel = sp_req[c*ssm_pkg::SpillReqW +: ssm_pkg::SpillReqW];
+  end
   assign sp_req_ready = sp_gnt & {NumClients{sp_ready}};
 
   always_ff @(posedge clk_i) begin

@@ -114,7 +114,11 @@ module ssm_opq #(
     disp_valid_o = '0;
     if (any && core_free) disp_valid_o[core_sel] = 1'b1;
   end
-  assign disp_op_o  = head[sel*OpW +: OpW];
+  // Explicit mux (a variable part-select of the wide vector reads past its end in Verilator 5.006).
+  always_comb begin
+    disp_op_o = '0;
+    for (int w = 0; w < NumWin; w++) if (sel == WinW'(w)) disp_op_o = head[w*OpW +: OpW];
+  end
   assign disp_win_o = sel;
 
   // ---------------------------------------------------------------- hand-off query

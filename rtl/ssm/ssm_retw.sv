@@ -44,7 +44,10 @@ module ssm_retw #(
     .valid_o  (any),
     .idx_o    (idx)
   );
-  assign in_ret      = ret_i[idx*RetW +: RetW];
+  always_comb begin  // explicit muxes: Verilator 5.006 over-reads variable part-selects
+    in_ret = '0;
+    for (int i = 0; i < NumSrc; i++) if (idx == SW'(i)) in_ret = ret_i[i*RetW +: RetW];
+  end
   assign ret_ready_o = gnt & {NumSrc{in_ready}};
 
   assign err_valid_o = any && in_ready && in_ret.state[7];
@@ -66,8 +69,16 @@ module ssm_retw #(
   logic [47:0] base;
   logic [31:0] slots;
   logic [11:0] slot;
-  assign base  = cpt_base_i[q_ret.pe*48 +: 48];
-  assign slots = cpt_slots_i[q_ret.pe*32 +: 32];
+  always_comb begin
+    base  = '0;
+    slots = '0;
+    for (int p = 0; p < NumPe; p++) begin
+      if (q_ret.pe == 4'(p)) begin
+        base  = cpt_base_i[p*48 +: 48];
+        slots = cpt_slots_i[p*32 +: 32];
+      end
+    end
+  end
   logic        to_ring, writable;
   assign to_ring  = 32'(q_ret.ret_offset) < slots &&
                     q_ret.state != ssm_regs_pkg::SSM_STATE_ERR_RET_OFFSET &&
