@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 
 #include "ssm_bench.hpp"
+#include "ssm_coll_bench.hpp"
+#include "ssm_hw_bench.hpp"
 
 namespace {
 
@@ -49,8 +51,15 @@ int main(int argc, char** argv) {
   b->add_flag("--quiet", quiet, "no progress lines");
   add_system_options(b, bo.sys);
 
+  auto run_coll = hpcnet::bench::add_coll_scenarios(app, add_system_options);  // bench-barrier, bench-transfer, lu
+
+  hpcnet::bench::HwCommands hw;  // bench-gsn, bench-burst (bench/ssm_hw_bench.cpp)
+  hpcnet::bench::add_hw_commands(app, hw);
+
   CLI11_PARSE(app, argc, argv);
   try {
+    if (const int rc = run_coll(); rc >= 0) return rc;
+    if (hpcnet::bench::run_hw_commands(hw)) return 0;
     if (*d) {
       if (!trace_file.empty()) {
         if (trace_last < trace_first) throw CLI::ValidationError("--trace-last", "must not be below --trace-first");

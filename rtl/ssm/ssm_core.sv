@@ -72,7 +72,11 @@ module ssm_core #(
   // Command checks, in priority order.
   logic [31:0] slots;
   logic [7:0]  check_code;
-  assign slots = cpt_slots_i[pe*32 +: 32];
+  logic [7:0]  readers;
+  logic [3:0]  size;
+  assign slots   = cpt_slots_i[pe*32 +: 32];
+  assign readers = op_q.args[ssm_regs_pkg::SSM_CMD_ARGS_READERS_LSB +: 8];
+  assign size    = op_q.args[ssm_regs_pkg::SSM_CMD_ARGS_SIZE_LSB +: 4];
   always_comb begin
     check_code = ssm_regs_pkg::SSM_STATE_OK;
     if (slots == '0)                                   check_code = ssm_regs_pkg::SSM_STATE_ERR_NO_CPT;
@@ -82,9 +86,9 @@ module ssm_core #(
              op_q.opcode != ssm_regs_pkg::SSM_OPCODE_TRYLOCK)
                                                        check_code = ssm_regs_pkg::SSM_STATE_ERR_OPCODE;
     else if (op_q.addr[2:0] != 3'b000)                 check_code = ssm_regs_pkg::SSM_STATE_ERR_ALIGN;
-    else if (op_q.opcode == ssm_regs_pkg::SSM_OPCODE_GET && op_q.size != 4'd4 && op_q.size != 4'd8)
+    else if (op_q.opcode == ssm_regs_pkg::SSM_OPCODE_GET && size != 4'd4 && size != 4'd8)
                                                        check_code = ssm_regs_pkg::SSM_STATE_ERR_SIZE;
-    else if (op_q.opcode == ssm_regs_pkg::SSM_OPCODE_PUT && op_q.readers == '0)
+    else if (op_q.opcode == ssm_regs_pkg::SSM_OPCODE_PUT && readers == '0)
                                                        check_code = ssm_regs_pkg::SSM_STATE_ERR_READERS;
   end
 
@@ -107,13 +111,13 @@ module ssm_core #(
         else begin
           x_entry.value = op_q.value;
           x_entry.p     = 1'b1;
-          x_entry.cnt   = op_q.readers;
+          x_entry.cnt   = readers;
           x_write       = 1'b1;
         end
       ssm_regs_pkg::SSM_OPCODE_GET:
         if (!(hit_q && entry_q.p)) x_park = 1'b1;
         else begin
-          x_value     = (op_q.size == 4'd4) ? {32'd0, entry_q.value[31:0]} : entry_q.value;
+          x_value     = (size == 4'd4) ? {32'd0, entry_q.value[31:0]} : entry_q.value;
           x_entry.cnt = entry_q.cnt - 8'd1;
           x_entry.p   = (entry_q.cnt != 8'd1);
           x_write     = 1'b1;

@@ -72,7 +72,7 @@ module ssm_csr #(
 
   // ---------------------------------------------------------------- command windows
   logic [NumWin*64-1:0] value_q;
-  logic [NumWin*12-1:0] args_q;
+  logic [NumWin*64-1:0] args_q;
   logic                 doorbell;
   ssm_pkg::op_t         op;
   assign doorbell = wr && in_cmd && win_reg == ssm_regs_pkg::SSM_CMD_DOORBELL_OFFSET;
@@ -84,8 +84,7 @@ module ssm_csr #(
     for (int w = 0; w < NumWin; w++) begin  // explicit mux over the windows' staging registers
       if (win == WinW'(w)) begin
         op.value   = value_q[w*64 +: 64];
-        op.readers = args_q[w*12 + ssm_regs_pkg::SSM_CMD_ARGS_READERS_LSB +: 8];
-        op.size    = args_q[w*12 + ssm_regs_pkg::SSM_CMD_ARGS_SIZE_LSB +: 4];
+        op.args    = args_q[w*64 +: 64];
       end
     end
   end
@@ -139,7 +138,7 @@ module ssm_csr #(
       if (wr && in_cmd && win_reg == ssm_regs_pkg::SSM_CMD_VALUE_OFFSET)
         value_q[win*64 +: 64] <= mmio_req_wdata_i;
       if (wr && in_cmd && win_reg == ssm_regs_pkg::SSM_CMD_ARGS_OFFSET)
-        args_q[win*12 +: 12] <= mmio_req_wdata_i[11:0];
+        args_q[win*64 +: 64] <= mmio_req_wdata_i;
       if (wr && in_cpt && cpt_reg == ssm_regs_pkg::SSM_CPT_BASE_OFFSET)
         cpt_base_q[cpt_pe*48 +: 48] <= {mmio_req_wdata_i[47:4], 4'b0};
       if (wr && in_cpt && cpt_reg == ssm_regs_pkg::SSM_CPT_SLOTS_OFFSET)

@@ -5,7 +5,9 @@
 //   WParked : waiting in the engine for its entry to change.
 // A window has at most one operation in a core or parked, so a thread's operations execute in
 // program order whichever core runs them. Dispatch: round-robin over ready windows, one
-// operation per cycle, to the lowest-numbered idle core.
+// operation per cycle, to the lowest-numbered idle core; collectives (barrier, reduce, burst)
+// go to the collective unit instead (coll_*), which answers through NumExt completion ports
+// (ext_done_*): a participant stays WBusy until its collective completes.
 // Wake-up: a committed write to address A (the hash table's broadcast) returns every parked
 // put/get on A to WIdle; they retry. Parked locks are never woken: an unlock hands the lock to
 // the oldest parked lock on A (smallest park sequence number) through the ho_* query.
@@ -14,6 +16,8 @@ module ssm_opq #(
   parameter int NumThreads = 4,
   parameter int NumCores   = 2,
   parameter int OpqDepth   = 4,
+  parameter int NumExt     = 2,                                 // completion ports of collective units
+  parameter int NumUpd     = NumCores,                          // write-broadcast lanes of the hash table
   localparam int NumWin    = NumPe * NumThreads,                // derived
   localparam int WinW      = (NumWin > 1) ? $clog2(NumWin) : 1,
   localparam int OpW       = ssm_pkg::OpW,
@@ -31,6 +35,10 @@ module ssm_opq #(
   input  logic [NumCores-1:0]      disp_ready_i,
   output ssm_pkg::op_t             disp_op_o,
   output logic [WinW-1:0]          disp_win_o,
+  output logic                     coll_valid_o,   // disp_op_o/disp_win_o to the collective unit
+  input  logic                     coll_ready_i,
+  input  logic [NumExt-1:0]        ext_done_i,     // a collective participant completed
+  input  logic [NumExt*WinW-1:0]   ext_win_i,
   // feedback from the cores
   input  logic [NumCores-1:0]      park_i,
   input  logic [NumCores-1:0]      done_i,
@@ -42,8 +50,8 @@ module ssm_opq #(
   output logic [NumCores*12-1:0]   ho_ret_offset_o,
   input  logic [NumCores-1:0]      ho_take_i,
   // coherence broadcast
-  input  logic [NumCores-1:0]      upd_valid_i,
-  input  logic [NumCores*48-1:0]   upd_addr_i,
+  input  logic [NumUpd-1:0]        upd_valid_i,
+  input  logic [NumUpd*48-1:0]     upd_addr_i,
   // status
   output logic [NumWin-1:0]        parked_o,
   output logic [31:0]              park_events_o
@@ -89,8 +97,8 @@ module ssm_opq #(
   localparam int CoreW = (NumCores > 1) ? $clog2(NumCores) : 1;
   logic [CoreW-1:0]  core_sel;
 
+  logic [NumWin-1:0] coll;   // the head operation is a collective
   always_comb begin
-    for (int w = 0; w < NumWin; w++) eligible[w] = fifo_valid[w] && wst_q[w*2 +: 2] == WIdle;
     core_free = 1'b0;
     core_sel  = '0;
     for (int c = NumCores - 1; c >= 0; c--) begin
@@ -99,21 +107,31 @@ module ssm_opq #(
         core_sel  = CoreW'(c);
       end
     end
+    for (int w = 0; w < NumWin; w++) begin
+      coll[w] = head_opcode[w*4 +: 4] == ssm_regs_pkg::SSM_OPCODE_BARRIER ||
+                head_opcode[w*4 +: 4] == ssm_regs_pkg::SSM_OPCODE_REDUCE ||
+                head_opcode[w*4 +: 4] == ssm_regs_pkg::SSM_OPCODE_BURST;
+      eligible[w] = fifo_valid[w] && wst_q[w*2 +: 2] == WIdle && (coll[w] ? coll_ready_i : core_free);
+    end
   end
 
   cmn_rr_arb #(.N(NumWin)) u_arb (
     .clk_i, .rst_ni,
     .req_i    (eligible),
-    .advance_i(any && core_free),
+    .advance_i(any),
     .gnt_o    (gnt),
     .valid_o  (any),
     .idx_o    (sel)
   );
 
+  logic sel_coll;
   always_comb begin
+    sel_coll = 1'b0;
+    for (int w = 0; w < NumWin; w++) if (sel == WinW'(w)) sel_coll = coll[w];
     disp_valid_o = '0;
-    if (any && core_free) disp_valid_o[core_sel] = 1'b1;
+    if (any && !sel_coll) disp_valid_o[core_sel] = 1'b1;
   end
+  assign coll_valid_o = any && sel_coll;
   // Explicit mux (a variable part-select of the wide vector reads past its end in Verilator 5.006).
   always_comb begin
     disp_op_o = '0;
@@ -159,13 +177,19 @@ module ssm_opq #(
     fifo_pop  = '0;
     for (int w = 0; w < NumWin; w++) begin
       // wake-up of parked puts and gets
-      for (int c = 0; c < NumCores; c++) begin
+      for (int c = 0; c < NumUpd; c++) begin
         if (upd_valid_i[c] && wst_q[w*2 +: 2] == WParked &&
             head_opcode[w*4 +: 4] != ssm_regs_pkg::SSM_OPCODE_LOCK &&
             head_addr[w*48 +: 48] == upd_addr_i[c*48 +: 48])
           wst_d[w*2 +: 2] = WIdle;
       end
-      if (any && core_free && 32'(sel) == w) wst_d[w*2 +: 2] = WBusy;
+      if (any && 32'(sel) == w) wst_d[w*2 +: 2] = WBusy;
+      for (int x = 0; x < NumExt; x++) begin
+        if (ext_done_i[x] && 32'(ext_win_i[x*WinW +: WinW]) == w) begin
+          wst_d[w*2 +: 2] = WIdle;
+          fifo_pop[w]     = 1'b1;
+        end
+      end
       for (int c = 0; c < NumCores; c++) begin
         if (park_i[c] && 32'(win_i[c*WinW +: WinW]) == w) begin
           wst_d[w*2 +: 2]  = WParked;
@@ -209,6 +233,9 @@ module ssm_opq #(
       if (ho_take_i[c])
         assert (ho_found_o[c]) else $error("ssm_opq: hand-off take without a waiter");
     end
+    for (int x = 0; x < NumExt; x++) if (ext_done_i[x])
+      assert (wst_q[32'(ext_win_i[x*WinW +: WinW])*2 +: 2] == WBusy)
+        else $error("ssm_opq: collective unit %0d finished window %0d that is not busy", x, ext_win_i[x*WinW +: WinW]);
   end
 `endif
 endmodule

@@ -21,8 +21,7 @@ package ssm_pkg;
     logic [11:0] ret_offset;
     logic [47:0] addr;
     logic [63:0] value;
-    logic [7:0]  readers;
-    logic [3:0]  size;
+    logic [63:0] args;      // the window's ARGS word (cmd_args: readers, size, group, type, ...)
   } op_t;
 
   // A completion handed to the return writer.
@@ -64,14 +63,14 @@ package ssm_pkg;
   // Widths of the structures above, for flat vectors (Yosys 0.23 cannot take $bits of a
   // package type in a parameter); ssm_top checks them against $bits in simulation.
   localparam int EntryW    = 74;
-  localparam int OpW       = 140;
+  localparam int OpW       = 192;
   localparam int RetW      = 144;
   localparam int SpillReqW = 316;
   localparam int SpillRspW = 267;
   // Field positions inside a flat op_t (checked by ssm_top in simulation).
-  localparam int OpAddrLsb      = 76;
-  localparam int OpRetOffsetLsb = 124;
-  localparam int OpOpcodeLsb    = 136;
+  localparam int OpAddrLsb      = 128;
+  localparam int OpRetOffsetLsb = 176;
+  localparam int OpOpcodeLsb    = 188;
 
   /* verilator lint_on UNUSEDPARAM */
 endpackage

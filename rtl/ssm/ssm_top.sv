@@ -2,7 +2,8 @@
 // Blocks (docs/ssm.md has the diagram): ssm_csr (registers, command windows) -> ssm_opq
 // (per-thread FIFOs, scheduler, parked operations) -> NumCores x ssm_core -> ssm_hash (banked
 // set-associative table, coherence unit, ssm_spill overflow engine) ; cores -> ssm_retw
-// (return writer). The DMA port is shared round-robin by the return writer and the spill engine.
+// (return writer); collectives -> ssm_coll (barrier, reduce, GSN port) and ssm_burst (burst
+// reduce). The DMA port is shared round-robin by the return writer, the spill engine and ssm_burst.
 // PORT CONTRACT (frozen; the C++ simulation binds to these names):
 //   MMIO slave : 64-bit register reads/writes from the host bus. A request moves when
 //                mmio_req_valid_i && mmio_req_ready_o. A read is answered by mmio_rsp_valid_o
@@ -13,6 +14,8 @@
 //                dma_rsp_rdata_i is the byte at addr + i. The host memory completes requests
 //                in the order it accepted them.
 //   irq_o      : level interrupt, high while (IRQ_STATUS & IRQ_ENABLE) != 0.
+//   GSN        : one 128-bit message stream up to the global sync network and one down from it
+//                (docs/gsn.md). A single node loops gsn_up back to gsn_dn.
 module ssm_top #(
   parameter int NumPe      = 5,    // processing elements
   parameter int NumThreads = 4,    // threads per PE
@@ -20,7 +23,9 @@ module ssm_top #(
   parameter int OpqDepth   = 4,    // operation FIFO depth per thread
   parameter int HashSets   = 1024, // sets in the on-chip hash table
   parameter int HashWays   = 4,    // ways per set
-  parameter int HashBanks  = 4     // SRAM banks (sets interleaved over banks)
+  parameter int HashBanks  = 4,    // SRAM banks (sets interleaved over banks)
+  parameter int CollSlots  = 4,    // open barrier/reduce contexts
+  parameter int BurstSlots = 2     // burst-reduce groups (one moving data, one gathering)
 ) (
   input  logic         clk_i,
   input  logic         rst_ni,
@@ -44,6 +49,13 @@ module ssm_top #(
   output logic         dma_rsp_ready_o,
   input  logic [3:0]   dma_rsp_tag_i,
   input  logic [255:0] dma_rsp_rdata_i,
+  // global sync network
+  output logic         gsn_up_valid_o,
+  input  logic         gsn_up_ready_i,
+  output logic [127:0] gsn_up_msg_o,
+  input  logic         gsn_dn_valid_i,
+  output logic         gsn_dn_ready_o,
+  input  logic [127:0] gsn_dn_msg_i,
   // interrupt
   output logic         irq_o
 );
@@ -51,7 +63,7 @@ module ssm_top #(
   localparam int WinW   = (NumWin > 1) ? $clog2(NumWin) : 1;
   localparam int EntryW = ssm_pkg::EntryW;
   localparam int RetW   = ssm_pkg::RetW;
-  localparam logic [3:0] DmaTagRetw = 4'd0, DmaTagSpill = 4'd1;  // DMA tags of the two masters
+  localparam logic [3:0] DmaTagRetw = 4'd0, DmaTagSpill = 4'd1, DmaTagBurst = 4'd2;  // DMA tags of the masters
 
   // ---------------------------------------------------------------- registers and commands
   logic                push_valid;
@@ -103,12 +115,17 @@ module ssm_top #(
   ssm_pkg::op_t             disp_op;
   logic [WinW-1:0]          disp_win;
   logic [NumCores*WinW-1:0] core_win, ho_win;
-  logic [NumCores*48-1:0]   ho_addr, upd_addr;
+  logic [NumCores*48-1:0]   ho_addr;
   logic [NumCores*12-1:0]   ho_ret_offset;
-  logic [NumCores-1:0]      upd_valid;
   logic [NumWin-1:0]        parked;
+  logic [NumCores:0]        upd_valid_all;      // write broadcasts: cores, then ssm_coll
+  logic [(NumCores+1)*48-1:0] upd_addr_all;
+  logic                     coll_valid, coll_ready;
+  logic [1:0]               ext_done;
+  logic [2*WinW-1:0]        ext_win;
 
-  ssm_opq #(.NumPe(NumPe), .NumThreads(NumThreads), .NumCores(NumCores), .OpqDepth(OpqDepth)) u_opq (
+  ssm_opq #(.NumPe(NumPe), .NumThreads(NumThreads), .NumCores(NumCores), .OpqDepth(OpqDepth),
+            .NumExt(2), .NumUpd(NumCores + 1)) u_opq (
     .clk_i, .rst_ni,
     .push_valid_i   (push_valid),
     .push_win_i     (push_win),
@@ -118,6 +135,10 @@ module ssm_top #(
     .disp_ready_i   (disp_ready),
     .disp_op_o      (disp_op),
     .disp_win_o     (disp_win),
+    .coll_valid_o   (coll_valid),
+    .coll_ready_i   (coll_ready),
+    .ext_done_i     (ext_done),
+    .ext_win_i      (ext_win),
     .park_i         (park),
     .done_i         (done),
     .win_i          (core_win),
@@ -127,18 +148,21 @@ module ssm_top #(
     .ho_win_o       (ho_win),
     .ho_ret_offset_o(ho_ret_offset),
     .ho_take_i      (ho_take),
-    .upd_valid_i    (upd_valid),
-    .upd_addr_i     (upd_addr),
+    .upd_valid_i    (upd_valid_all),
+    .upd_addr_i     (upd_addr_all),
     .parked_o       (parked),
     .park_events_o  (park_events)
   );
 
   // ---------------------------------------------------------------- processing cores
-  logic [NumCores-1:0]        lk_valid, lk_ready, lk_rsp_valid, lk_hit, cm_valid, cm_write, cm_ready;
-  logic [NumCores*48-1:0]     lk_addr;
-  logic [NumCores*EntryW-1:0] lk_entry, cm_entry;
-  logic [NumCores:0]          ret_valid, ret_ready;       // sources: cores, then queue-full errors
-  logic [(NumCores+1)*RetW-1:0] ret;
+  // Hash clients: the cores, then ssm_coll. Return sources: the cores, queue-full errors,
+  // ssm_coll, ssm_burst.
+  localparam int NumHc = NumCores + 1, NumRs = NumCores + 3;
+  logic [NumHc-1:0]        lk_valid, lk_ready, lk_rsp_valid, lk_hit, cm_valid, cm_write, cm_ready;
+  logic [NumHc*48-1:0]     lk_addr;
+  logic [NumHc*EntryW-1:0] lk_entry, cm_entry;
+  logic [NumRs-1:0]        ret_valid, ret_ready;
+  logic [NumRs*RetW-1:0]   ret;
 
   for (genvar c = 0; c < NumCores; c++) begin : g_core
     ssm_core #(.NumPe(NumPe), .NumThreads(NumThreads)) u_core (
@@ -176,13 +200,102 @@ module ssm_top #(
   assign qf_ready                       = ret_ready[NumCores];
   assign ret[NumCores*RetW +: RetW]     = qf_ret;
 
+  // ---------------------------------------------------------------- collectives
+  logic         bu_valid, bu_ready;
+  logic [WinW-1:0] bu_win;
+  logic [11:0]  bu_ret_offset;
+  logic [47:0]  bu_src, bu_dest;
+  logic [31:0]  bu_len;
+  logic [1:0]   bu_type, bu_op;
+  logic [7:0]   bu_group;
+  logic         coll_done;
+  logic [WinW-1:0] coll_done_win;
+  ssm_pkg::ret_t coll_ret, burst_ret;
+
+  ssm_coll #(.NumPe(NumPe), .NumThreads(NumThreads), .Slots(CollSlots)) u_coll (
+    .clk_i, .rst_ni,
+    .in_valid_i     (coll_valid),
+    .in_ready_o     (coll_ready),
+    .in_op_i        (disp_op),
+    .in_win_i       (disp_win),
+    .cpt_slots_i    (cpt_slots),
+    .ret_valid_o    (ret_valid[NumCores+1]),
+    .ret_ready_i    (ret_ready[NumCores+1]),
+    .ret_o          (coll_ret),
+    .done_o         (coll_done),
+    .done_win_o     (coll_done_win),
+    .bu_valid_o     (bu_valid),
+    .bu_ready_i     (bu_ready),
+    .bu_win_o       (bu_win),
+    .bu_ret_offset_o(bu_ret_offset),
+    .bu_src_o       (bu_src),
+    .bu_dest_o      (bu_dest),
+    .bu_len_o       (bu_len),
+    .bu_type_o      (bu_type),
+    .bu_op_o        (bu_op),
+    .bu_group_o     (bu_group),
+    .lk_valid_o     (lk_valid[NumCores]),
+    .lk_ready_i     (lk_ready[NumCores]),
+    .lk_addr_o      (lk_addr[NumCores*48 +: 48]),
+    .lk_rsp_valid_i (lk_rsp_valid[NumCores]),
+    .lk_hit_i       (lk_hit[NumCores]),
+    .lk_entry_i     (lk_entry[NumCores*EntryW +: EntryW]),
+    .cm_valid_o     (cm_valid[NumCores]),
+    .cm_write_o     (cm_write[NumCores]),
+    .cm_entry_o     (cm_entry[NumCores*EntryW +: EntryW]),
+    .cm_ready_i     (cm_ready[NumCores]),
+    .gsn_up_valid_o,
+    .gsn_up_ready_i,
+    .gsn_up_msg_o,
+    .gsn_dn_valid_i,
+    .gsn_dn_ready_o,
+    .gsn_dn_msg_i
+  );
+  assign ret[(NumCores+1)*RetW +: RetW] = coll_ret;
+
+  logic         bu_dma_valid, bu_dma_ready, bu_dma_write;
+  logic [47:0]  bu_dma_addr;
+  logic [5:0]   bu_dma_len;
+  logic [255:0] bu_dma_wdata;
+  ssm_burst #(.NumPe(NumPe), .NumThreads(NumThreads), .Slots(BurstSlots)) u_burst (
+    .clk_i, .rst_ni,
+    .in_valid_i     (bu_valid),
+    .in_ready_o     (bu_ready),
+    .in_win_i       (bu_win),
+    .in_ret_offset_i(bu_ret_offset),
+    .in_src_i       (bu_src),
+    .in_dest_i      (bu_dest),
+    .in_len_i       (bu_len),
+    .in_type_i      (bu_type),
+    .in_op_i        (bu_op),
+    .in_group_i     (bu_group),
+    .ret_valid_o    (ret_valid[NumCores+2]),
+    .ret_ready_i    (ret_ready[NumCores+2]),
+    .ret_o          (burst_ret),
+    .dma_req_valid_o(bu_dma_valid),
+    .dma_req_ready_i(bu_dma_ready),
+    .dma_req_write_o(bu_dma_write),
+    .dma_req_addr_o (bu_dma_addr),
+    .dma_req_len_o  (bu_dma_len),
+    .dma_req_wdata_o(bu_dma_wdata),
+    .dma_rsp_valid_i(dma_rsp_valid_i && dma_rsp_tag_i == DmaTagBurst),
+    .dma_rsp_rdata_i(dma_rsp_rdata_i)
+  );
+  assign ret[(NumCores+2)*RetW +: RetW] = burst_ret;
+
+  // A collective participant's operation leaves its FIFO when its answer is taken.
+  assign ext_done[0]           = coll_done;
+  assign ext_win[0 +: WinW]    = coll_done_win;
+  assign ext_done[1]           = ret_valid[NumCores+2] && ret_ready[NumCores+2];
+  assign ext_win[WinW +: WinW] = WinW'(32'(burst_ret.pe) * NumThreads + 32'(burst_ret.thread));
+
   // ---------------------------------------------------------------- hash table
   logic         sp_dma_valid, sp_dma_ready, sp_dma_write;
   logic [47:0]  sp_dma_addr;
   logic [5:0]   sp_dma_len;
   logic [255:0] sp_dma_wdata;
 
-  ssm_hash #(.NumClients(NumCores), .HashSets(HashSets), .HashWays(HashWays), .HashBanks(HashBanks)) u_hash (
+  ssm_hash #(.NumClients(NumHc), .HashSets(HashSets), .HashWays(HashWays), .HashBanks(HashBanks)) u_hash (
     .clk_i, .rst_ni,
     .lk_valid_i      (lk_valid),
     .lk_ready_o      (lk_ready),
@@ -194,8 +307,8 @@ module ssm_top #(
     .cm_write_i      (cm_write),
     .cm_entry_i      (cm_entry),
     .cm_ready_o      (cm_ready),
-    .upd_valid_o     (upd_valid),
-    .upd_addr_o      (upd_addr),
+    .upd_valid_o     (upd_valid_all),
+    .upd_addr_o      (upd_addr_all),
     .dma_req_valid_o (sp_dma_valid),
     .dma_req_ready_i (sp_dma_ready),
     .dma_req_write_o (sp_dma_write),
@@ -219,7 +332,7 @@ module ssm_top #(
   logic [47:0]  rw_dma_addr;
   logic [255:0] rw_dma_wdata;
 
-  ssm_retw #(.NumPe(NumPe), .NumSrc(NumCores + 1)) u_retw (
+  ssm_retw #(.NumPe(NumPe), .NumSrc(NumRs)) u_retw (
     .clk_i, .rst_ni,
     .ret_valid_i    (ret_valid),
     .ret_ready_o    (ret_ready),
@@ -236,15 +349,28 @@ module ssm_top #(
   );
 
   // ---------------------------------------------------------------- DMA port: round-robin
-  // A request that the host memory did not take stays on the port unchanged (the grant is held
-  // while valid && !ready), so the port obeys the valid/ready rule even when both masters ask.
-  logic [1:0] dma_gnt;
-  logic       dma_any, arb_idx, dma_idx, dma_hold_q, dma_hold_idx_q;
-  cmn_rr_arb #(.N(2)) u_dma_arb (
+  // Masters: 0 return writer (writes), 1 spill engine, 2 burst reduce. A request that the host
+  // memory did not take stays on the port unchanged (the grant is held while valid && !ready),
+  // so the port obeys the valid/ready rule even when several masters ask.
+  localparam int NumDm = 3;
+  logic [NumDm-1:0]  dm_valid, dm_gnt, dm_write;
+  logic [NumDm*48-1:0]  dm_addr;
+  logic [NumDm*6-1:0]   dm_len;
+  logic [NumDm*256-1:0] dm_wdata;
+  logic [NumDm*4-1:0]   dm_tag;
+  logic              dma_any, dma_hold_q;
+  logic [1:0]        arb_idx, dma_idx, dma_hold_idx_q;
+  assign dm_valid = {bu_dma_valid, sp_dma_valid, rw_dma_valid};
+  assign dm_write = {bu_dma_write, sp_dma_write, 1'b1};
+  assign dm_addr  = {bu_dma_addr, sp_dma_addr, rw_dma_addr};
+  assign dm_len   = {bu_dma_len, sp_dma_len, 6'd16};
+  assign dm_wdata = {bu_dma_wdata, sp_dma_wdata, rw_dma_wdata};
+  assign dm_tag   = {DmaTagBurst, DmaTagSpill, DmaTagRetw};
+  cmn_rr_arb #(.N(NumDm)) u_dma_arb (
     .clk_i, .rst_ni,
-    .req_i    ({sp_dma_valid, rw_dma_valid}),
+    .req_i    (dm_valid),
     .advance_i(dma_any && dma_req_ready_i && !dma_hold_q),
-    .gnt_o    (dma_gnt),
+    .gnt_o    (dm_gnt),
     .valid_o  (dma_any),
     .idx_o    (arb_idx)
   );
@@ -252,36 +378,45 @@ module ssm_top #(
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       dma_hold_q     <= 1'b0;
-      dma_hold_idx_q <= 1'b0;
+      dma_hold_idx_q <= '0;
     end else begin
       dma_hold_q     <= dma_req_valid_o && !dma_req_ready_i;
       dma_hold_idx_q <= dma_idx;
     end
   end
-  logic unused_gnt;
-  assign unused_gnt = ^dma_gnt;
   assign dma_req_valid_o = dma_hold_q || dma_any;
-  assign rw_dma_ready    = !dma_idx && dma_req_ready_i;
-  assign sp_dma_ready    = dma_idx && dma_req_ready_i;
-  assign dma_req_write_o = dma_idx ? sp_dma_write : 1'b1;
-  assign dma_req_addr_o  = dma_idx ? sp_dma_addr  : rw_dma_addr;
-  assign dma_req_len_o   = dma_idx ? sp_dma_len   : 6'd16;
-  assign dma_req_tag_o   = dma_idx ? DmaTagSpill  : DmaTagRetw;
-  assign dma_req_wdata_o = dma_idx ? sp_dma_wdata : rw_dma_wdata;
+  always_comb begin  // explicit muxes (Verilator 5.006 over-reads variable part-selects)
+    dma_req_write_o = 1'b0;
+    dma_req_addr_o  = '0;
+    dma_req_len_o   = '0;
+    dma_req_wdata_o = '0;
+    dma_req_tag_o   = '0;
+    for (int m = 0; m < NumDm; m++) if (dma_idx == 2'(m)) begin
+      dma_req_write_o = dm_write[m];
+      dma_req_addr_o  = dm_addr[m*48 +: 48];
+      dma_req_len_o   = dm_len[m*6 +: 6];
+      dma_req_wdata_o = dm_wdata[m*256 +: 256];
+      dma_req_tag_o   = dm_tag[m*4 +: 4];
+    end
+  end
+  assign rw_dma_ready = dma_idx == 2'd0 && dma_req_ready_i;
+  assign sp_dma_ready = dma_idx == 2'd1 && dma_req_ready_i;
+  assign bu_dma_ready = dma_idx == 2'd2 && dma_req_ready_i;
   assign dma_rsp_ready_o = 1'b1;
 
   logic unused;
-  assign unused = ^{parked};
+  assign unused = ^{parked, dm_gnt};
 
 `ifndef SYNTHESIS
-  // Assertions: DMA requests never cross a 32-byte boundary; reads only by the spill engine.
+  // Assertions: DMA requests never cross a 32-byte boundary; reads only by spill and burst.
   always_ff @(posedge clk_i) if (rst_ni) begin
     if (dma_req_valid_o)
       assert (dma_req_len_o != 0 && dma_req_len_o <= 32 &&
               (32'(dma_req_addr_o[4:0]) + 32'(dma_req_len_o)) <= 32)
         else $error("ssm_top: DMA request crosses a 32-byte boundary");
-    if (dma_rsp_valid_i) assert (dma_rsp_tag_i == DmaTagSpill) else $error("ssm_top: stray DMA response");
-    if (dma_hold_q) assert (dma_idx ? sp_dma_valid : rw_dma_valid)
+    if (dma_rsp_valid_i) assert (dma_rsp_tag_i == DmaTagSpill || dma_rsp_tag_i == DmaTagBurst)
+      else $error("ssm_top: stray DMA response");
+    if (dma_hold_q) assert (dm_valid[dma_idx])
       else $error("ssm_top: a DMA master dropped a request before it was accepted");
   end
   // Valid/ready rule on the ports: a request not accepted stays, unchanged.

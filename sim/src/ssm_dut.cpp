@@ -32,7 +32,14 @@ class VerilatedSsmDut final : public SsmDut {
       for (unsigned b = 0; b < 4; ++b) v |= uint32_t(p.dma.rsp_rdata[4 * w + b]) << (8 * b);
       d.dma_rsp_rdata_i[w] = v;
     }
+    d.gsn_up_ready_i = p.gsn.up_ready;
+    d.gsn_dn_valid_i = p.gsn.dn_valid;
+    for (unsigned w = 0; w < 4; ++w) d.gsn_dn_msg_i[w] = uint32_t(p.gsn.dn_msg.w[w / 2] >> (32 * (w % 2)));
     h_.settle();
+    p.gsn.up_valid = d.gsn_up_valid_o;
+    p.gsn.dn_ready = d.gsn_dn_ready_o;
+    for (unsigned w = 0; w < 2; ++w)
+      p.gsn.up_msg.w[w] = uint64_t(d.gsn_up_msg_o[2 * w]) | uint64_t(d.gsn_up_msg_o[2 * w + 1]) << 32;
     p.mmio.req_ready = d.mmio_req_ready_o;
     p.mmio.rsp_valid = d.mmio_rsp_valid_o;
     p.mmio.rsp_rdata = d.mmio_rsp_rdata_o;

@@ -47,7 +47,7 @@ Scheduler::ThreadId SsmSystem::spawn(unsigned pe, unsigned thread, std::function
 
 uint64_t SsmSystem::progress() const {
   return bus_.stats().requests() + mem_.stats().requests() + sched_.finished_threads() + platform_.irq_calls() +
-         user_progress_;
+         gsn_msgs_ + user_progress_;
 }
 
 std::string SsmSystem::stall_report() const {
@@ -61,15 +61,52 @@ std::string SsmSystem::stall_report() const {
 }
 
 void SsmSystem::step() {
+  begin_cycle();
+  end_cycle();
+}
+
+void SsmSystem::begin_cycle() {
   const uint64_t now = now_;
   try {
     mem_.drive(ports_.dma, now);
     sched_.run_cycle(now);
     bus_.drive(ports_.mmio, now);
+    if (cfg_.gsn_loopback) {  // a one-node network: one message register from up to down
+      ports_.gsn.up_ready = !loop_full_;
+      ports_.gsn.dn_valid = loop_full_;
+      ports_.gsn.dn_msg = loop_msg_;
+    }
     dut_->eval(ports_);
+  } catch (...) {
+    dut_->close_trace();  // keep the waveform of the failure
+    throw;
+  }
+}
+
+void SsmSystem::settle() {
+  try {
+    dut_->eval(ports_);
+  } catch (...) {
+    dut_->close_trace();
+    throw;
+  }
+}
+
+void SsmSystem::end_cycle() {
+  const uint64_t now = now_;
+  try {
     bus_.sample(ports_.mmio, now);
     mem_.sample(ports_.dma, now);
     platform_.irq_line(ports_.irq, now);
+    auto& g = ports_.gsn;
+    if (g.up_valid && g.up_ready) ++gsn_msgs_;
+    if (cfg_.gsn_loopback) {
+      if (g.dn_valid && g.dn_ready) loop_full_ = false;
+      if (g.up_valid && g.up_ready) {
+        loop_full_ = true;
+        loop_msg_ = g.up_msg;
+      }
+    }
     dut_->edge();
     ++now_;
     check_limits();

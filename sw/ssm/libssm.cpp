@@ -1,7 +1,9 @@
 // libssm: the C-callable user library over the SSM driver (hpcnet/ssm.h).
 #include "hpcnet/ssm.h"
 
+#include <cstring>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "hpcnet/ssm_driver.hpp"
 
@@ -11,7 +13,8 @@ namespace {
 namespace R = ssm_regs;
 
 Driver* g_driver = nullptr;
-std::vector<int> g_last_error;  // per command window
+std::vector<int>* g_last_error = nullptr;                    // the current driver's, per window
+std::unordered_map<Driver*, std::vector<int>> g_errors;    // per attached driver
 
 Driver& drv() {
   if (!g_driver) throw std::logic_error("libssm: no driver attached (ssm_attach)");
@@ -31,7 +34,10 @@ int code_of(R::State s) {
 
 int record(R::State s) {
   const int rc = code_of(s);
-  if (rc < 0) g_last_error.at(win()) = rc;
+  if (rc < 0) {
+    const unsigned w = win();
+    g_last_error->at(w) = rc;
+  }
   return rc;
 }
 
@@ -39,16 +45,54 @@ uint64_t args(unsigned readers, unsigned size) {
   return R::CMD_ARGS_READERS.put(readers) | R::CMD_ARGS_SIZE.put(size);
 }
 
+uint64_t coll_args(unsigned group, unsigned type, unsigned rop, int io, uint64_t length) {
+  return R::CMD_ARGS_GROUP.put(group) | R::CMD_ARGS_TYPE.put(type) | R::CMD_ARGS_ROP.put(rop) |
+         R::CMD_ARGS_IO.put(io ? 1 : 0) | R::CMD_ARGS_LENGTH.put(length);
+}
+
+// A collective call. ERR_NO_CONTEXT means every context of the engine is in use by other
+// collectives: nothing was done, so wait a little and try again.
+Completion coll_call(R::Opcode op, uint64_t addr, uint64_t value, uint64_t a) {
+  for (;;) {
+    Completion c = drv().call(op, addr, value, a);
+    if (c.state != R::State::ERR_NO_CONTEXT) return c;
+    for (int i = 0; i < 16; ++i) drv().platform().relax();
+  }
+}
+
 }  // namespace
 
 void ssm_attach(Driver* driver) {
+  if (driver) {
+    g_errors[driver].assign(driver->info().num_pe * driver->info().num_threads, 0);
+    ssm_select(driver);
+  } else {
+    g_errors.clear();
+    g_driver = nullptr;
+    g_last_error = nullptr;
+  }
+}
+
+void ssm_detach(Driver* driver) {
+  g_errors.erase(driver);
+  if (g_driver == driver) {
+    g_driver = nullptr;
+    g_last_error = nullptr;
+  }
+}
+
+void ssm_select(Driver* driver) {
+  auto it = g_errors.find(driver);
+  if (it == g_errors.end()) throw std::logic_error("libssm: ssm_select of a driver that was not attached");
   g_driver = driver;
-  g_last_error.assign(driver ? driver->info().num_pe * driver->info().num_threads : 0, 0);
+  g_last_error = &it->second;
 }
 
 }  // namespace hpcnet::ssm
 
 using hpcnet::ssm::args;
+using hpcnet::ssm::coll_args;
+using hpcnet::ssm::coll_call;
 using hpcnet::ssm::drv;
 using hpcnet::ssm::record;
 namespace R = hpcnet::ssm_regs;
@@ -84,10 +128,33 @@ int ssm_unlock(uint64_t addr) {
   return SSM_OK;
 }
 
+int ssm_barrier(uint64_t addr, unsigned size, int io) {
+  if (size > 255) return record(R::State::ERR_GROUP);  // the GROUP field is 8 bits
+  return record(coll_call(R::Opcode::BARRIER, addr, 0, coll_args(size, 0, 0, io, 0)).state);
+}
+
+int ssm_reduce(uint64_t addr, void* value, int type, int op, unsigned size, int io) {
+  if (size > 255) return record(R::State::ERR_GROUP);
+  if (type < 0 || type > 7 || op < 0 || op > 3) return record(R::State::ERR_TYPE);  // field widths
+  uint64_t v = 0;
+  std::memcpy(&v, value, sizeof v);
+  auto c = coll_call(R::Opcode::REDUCE, addr, v, coll_args(size, unsigned(type), unsigned(op), io, 0));
+  if (c.ok()) std::memcpy(value, &c.value, sizeof c.value);
+  return record(c.state);
+}
+
+int ssm_burst_reduce(uint64_t src, uint64_t dest, uint64_t length, int type, int op, unsigned size, int io) {
+  if (size > 255) return record(R::State::ERR_GROUP);
+  if (type < 0 || type > 7 || op < 0 || op > 3) return record(R::State::ERR_TYPE);
+  if (length > 0xFFFF'FFFFull) return record(R::State::ERR_LENGTH);  // LENGTH is 32 bits
+  return record(coll_call(R::Opcode::BURST, src, dest, coll_args(size, unsigned(type), unsigned(op), io, length)).state);
+}
+
 int ssm_quiet(void) { return record(drv().drain()); }
 
 int ssm_last_error(void) {
-  int& e = hpcnet::ssm::g_last_error.at(hpcnet::ssm::win());
+  const unsigned w = hpcnet::ssm::win();
+  int& e = hpcnet::ssm::g_last_error->at(w);
   const int rc = e;
   e = 0;
   return rc;

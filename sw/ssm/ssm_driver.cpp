@@ -156,7 +156,7 @@ unsigned Driver::issue(R::Opcode op, uint64_t addr, uint64_t value, uint64_t arg
   if (!(ts.consumed & bit)) note_state(ts, last);
   ts.consumed &= ~bit;
   mark_pending(slot);
-  if (op == R::Opcode::PUT) p_.mmio_write64(window_reg(win, R::CMD_VALUE_OFFSET), value);
+  if (op == R::Opcode::PUT || op == R::Opcode::REDUCE || op == R::Opcode::BURST) p_.mmio_write64(window_reg(win, R::CMD_VALUE_OFFSET), value);
   if (args != ts.args) {
     p_.mmio_write64(window_reg(win, R::CMD_ARGS_OFFSET), args);
     ts.args = args;

@@ -19,12 +19,25 @@ extern "C" {
 
 enum { SSM_OK = 0, SSM_BUSY = 1 };
 
+/* Collective operations (docs/ssm.md, "Collectives"). Element types and reduction ops: */
+enum { SSM_INT64 = 0, SSM_UINT64 = 1, SSM_DOUBLE = 2, SSM_INT32 = 3 };
+enum { SSM_SUM = 0, SSM_MAX = 1, SSM_MIN = 2 };
+
 int      ssm_put(uint64_t addr, uint64_t value);
 int      ssm_put_n(uint64_t addr, uint64_t value, unsigned readers);
 uint64_t ssm_get(uint64_t addr, unsigned size);   /* size 4 or 8 bytes */
 int      ssm_lock(uint64_t addr);
 int      ssm_trylock(uint64_t addr);               /* SSM_OK acquired, SSM_BUSY held */
 int      ssm_unlock(uint64_t addr);
+/* Barrier of `size` local participants on `addr`; io=1 also across all nodes (global sync
+ * network). Returns SSM_OK when every participant has arrived, or a negative error. */
+int      ssm_barrier(uint64_t addr, unsigned size, int io);
+/* All-reduce: *value (8 bytes of `type`: SSM_INT64, SSM_UINT64 or SSM_DOUBLE) is this
+ * participant's contribution and is replaced by the result. The result also stays in the entry. */
+int      ssm_reduce(uint64_t addr, void* value, int type, int op, unsigned size, int io);
+/* Element-wise all-reduce of `size` buffers of `length` bytes (physical, DMA-able addresses);
+ * types SSM_INT32, SSM_INT64, SSM_UINT64, SSM_DOUBLE; every participant's dest gets the result. */
+int      ssm_burst_reduce(uint64_t src, uint64_t dest, uint64_t length, int type, int op, unsigned size, int io);
 int      ssm_quiet(void);        /* wait for all of this thread's operations; first error or 0 */
 int      ssm_last_error(void);   /* this thread's last error (negative code) or 0; clears it */
 
@@ -32,7 +45,9 @@ int      ssm_last_error(void);   /* this thread's last error (negative code) or 
 }
 namespace hpcnet::ssm {
 class Driver;
-void ssm_attach(Driver* driver);  // the driver libssm uses (nullptr detaches)
+void ssm_attach(Driver* driver);  // the driver libssm uses (nullptr detaches all)
+void ssm_detach(Driver* driver);  // forget one driver
+void ssm_select(Driver* driver);  // several nodes in one process: switch to an attached driver
 }  // namespace hpcnet::ssm
 #endif
 

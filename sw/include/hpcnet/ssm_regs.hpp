@@ -26,7 +26,7 @@ inline constexpr std::uint32_t ID_OFFSET = 0x0;
 inline constexpr Field ID_MAGIC{0, 0, 32};
 inline constexpr std::uint64_t ID_MAGIC_RESET = 0x53534d31;
 inline constexpr Field ID_VERSION{0, 32, 16};
-inline constexpr std::uint64_t ID_VERSION_RESET = 0x1;
+inline constexpr std::uint64_t ID_VERSION_RESET = 0x2;
 inline constexpr std::uint32_t CONFIG_OFFSET = 0x8;
 inline constexpr Field CONFIG_NUM_PE{0, 0, 8};
 inline constexpr Field CONFIG_NUM_THREADS{0, 8, 8};
@@ -89,6 +89,11 @@ inline constexpr Field CMD_WORD_RET_OFFSET{0, 52, 12};
 inline constexpr unsigned CMD_ARGS_WORDS = 1;
 inline constexpr Field CMD_ARGS_READERS{0, 0, 8};
 inline constexpr Field CMD_ARGS_SIZE{0, 8, 4};
+inline constexpr Field CMD_ARGS_GROUP{0, 16, 8};
+inline constexpr Field CMD_ARGS_TYPE{0, 24, 3};
+inline constexpr Field CMD_ARGS_ROP{0, 28, 2};
+inline constexpr Field CMD_ARGS_IO{0, 31, 1};
+inline constexpr Field CMD_ARGS_LENGTH{0, 32, 32};
 inline constexpr unsigned SLOT_WORDS = 2;
 inline constexpr Field SLOT_VALUE{0, 0, 64};
 inline constexpr Field SLOT_STATE{1, 0, 8};
@@ -109,6 +114,9 @@ enum class Opcode : std::uint8_t {
   LOCK = 0x3,  // set L when free; waits (FIFO) while L=1
   UNLOCK = 0x4,  // hand L to the oldest waiter, or clear it
   TRYLOCK = 0x5,  // set L when free, else return BUSY at once
+  BARRIER = 0x6,  // arrive; answered when GROUP participants (and, with IO, every node) arrived
+  REDUCE = 0x7,  // all-reduce of VALUE over GROUP participants (and nodes); answer and entry get the result
+  BURST = 0x8,  // burst reduce: ADDR = source, VALUE = destination, ARGS.LENGTH bytes
 };
 constexpr const char* to_string(Opcode v) {
   switch (v) {
@@ -117,6 +125,41 @@ constexpr const char* to_string(Opcode v) {
     case Opcode::LOCK: return "LOCK";
     case Opcode::UNLOCK: return "UNLOCK";
     case Opcode::TRYLOCK: return "TRYLOCK";
+    case Opcode::BARRIER: return "BARRIER";
+    case Opcode::REDUCE: return "REDUCE";
+    case Opcode::BURST: return "BURST";
+  }
+  return "?";
+}
+
+// Element types of reduce and burst reduce (cmd_args.TYPE).
+enum class RedType : std::uint8_t {
+  INT64 = 0x0,  // signed 64-bit, wrapping sum
+  UINT64 = 0x1,  // unsigned 64-bit, wrapping sum
+  DOUBLE = 0x2,  // IEEE 754 binary64, round to nearest even
+  INT32 = 0x3,  // signed 32-bit, wrapping sum (burst reduce only)
+};
+constexpr const char* to_string(RedType v) {
+  switch (v) {
+    case RedType::INT64: return "INT64";
+    case RedType::UINT64: return "UINT64";
+    case RedType::DOUBLE: return "DOUBLE";
+    case RedType::INT32: return "INT32";
+  }
+  return "?";
+}
+
+// Reductions (cmd_args.ROP).
+enum class RedOp : std::uint8_t {
+  SUM = 0x0,  // sum
+  MAX = 0x1,  // maximum
+  MIN = 0x2,  // minimum
+};
+constexpr const char* to_string(RedOp v) {
+  switch (v) {
+    case RedOp::SUM: return "SUM";
+    case RedOp::MAX: return "MAX";
+    case RedOp::MIN: return "MIN";
   }
   return "?";
 }
@@ -134,6 +177,13 @@ enum class State : std::uint8_t {
   ERR_NOT_LOCKED = 0x86,  // unlock of an address that is not locked
   ERR_QUEUE_FULL = 0x87,  // doorbell while the thread's FIFO was full; command dropped
   ERR_NO_CPT = 0x88,  // the PE has no control page table (CPT.SLOTS = 0); error register only
+  ERR_GROUP = 0x89,  // collective with GROUP 0 or more than NumPe*NumThreads participants
+  ERR_TYPE = 0x8a,  // unknown TYPE or ROP, or a type the operation does not take
+  ERR_LENGTH = 0x8b,  // burst LENGTH 0 or not a multiple of the element size, or a buffer not element-aligned
+  ERR_MISMATCH = 0x8c,  // participants of one collective disagree on GROUP/TYPE/ROP/IO/LENGTH; every participant gets it
+  ERR_NO_CONTEXT = 0x8d,  // every collective context is in use; nothing was done (software retries)
+  ERR_IO = 0x8e,  // IO=1 where it is not supported (burst reduce)
+  ERR_GSN = 0x8f,  // the global sync network reported an error (nodes disagree)
 };
 constexpr const char* to_string(State v) {
   switch (v) {
@@ -148,6 +198,13 @@ constexpr const char* to_string(State v) {
     case State::ERR_NOT_LOCKED: return "ERR_NOT_LOCKED";
     case State::ERR_QUEUE_FULL: return "ERR_QUEUE_FULL";
     case State::ERR_NO_CPT: return "ERR_NO_CPT";
+    case State::ERR_GROUP: return "ERR_GROUP";
+    case State::ERR_TYPE: return "ERR_TYPE";
+    case State::ERR_LENGTH: return "ERR_LENGTH";
+    case State::ERR_MISMATCH: return "ERR_MISMATCH";
+    case State::ERR_NO_CONTEXT: return "ERR_NO_CONTEXT";
+    case State::ERR_IO: return "ERR_IO";
+    case State::ERR_GSN: return "ERR_GSN";
   }
   return "?";
 }

@@ -37,9 +37,28 @@ struct DmaPort {
   std::array<uint8_t, kBeatBytes> rsp_rdata{};  // byte i is the byte at addr + i; lanes >= len are 0
 };
 
+// A 128-bit global-sync-network message (docs/gsn.md): w[0] = bits 63:0, w[1] = bits 127:64.
+struct GsnMsg {
+  std::array<uint64_t, 2> w{};
+  friend bool operator==(const GsnMsg&, const GsnMsg&) = default;
+};
+
+// The device's link to the global sync network (a valid/ready stream each way).
+struct GsnPort {
+  // driven by the device
+  bool up_valid = false;
+  GsnMsg up_msg;
+  bool dn_ready = false;
+  // driven by the network
+  bool up_ready = false;
+  bool dn_valid = false;
+  GsnMsg dn_msg;
+};
+
 struct DevicePorts {
   MmioPort mmio;
   DmaPort dma;
+  GsnPort gsn;
   bool irq = false;  // level interrupt, driven by the device
 };
 

@@ -20,7 +20,7 @@ struct SsmNode {
     sys.run();
     ssm::ssm_attach(&drv);
   }
-  ~SsmNode() { ssm::ssm_attach(nullptr); }
+  ~SsmNode() { ssm::ssm_detach(&drv); }
 
   // Run fn on every (pe, thread) of the node (or the first `threads` of them) until all return.
   void run_all(const std::function<void(unsigned pe, unsigned thread)>& fn, unsigned threads = ~0u) {

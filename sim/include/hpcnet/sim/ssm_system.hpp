@@ -36,6 +36,8 @@ struct SsmSystemConfig {
   TraceWindow trace;          // {file, first, last}; empty file: no tracing
   uint64_t watchdog_cycles = 200000;  // 0: off
   uint64_t max_cycles = 0;            // 0: no limit; otherwise run*() throw Timeout beyond it
+  bool gsn_loopback = true;           // single node: the GSN port loops up back to down
+                                      // (false: a GsnSystem drives it)
   unsigned reset_cycles = 10;
   size_t stack_bytes = 256 * 1024;
 };
@@ -68,6 +70,13 @@ class SsmSystem {
   void run_for(uint64_t cycles);               // exactly this many cycles
   void run_until(const std::function<bool()>& done);  // checked before each cycle
   void step();                                 // one cycle
+  // step() in two halves, for systems that connect several nodes (GsnSystem): begin_cycle()
+  // runs host models and threads and settles the DUT; the caller may then set ports().gsn's
+  // network-driven fields and call settle() again; end_cycle() samples and clocks.
+  void begin_cycle();
+  void settle();
+  void end_cycle();
+  DevicePorts& ports() { return ports_; }
 
   uint64_t cycles() const { return now_; }     // rising edges since construction (reset included)
   double ns(uint64_t cycles) const { return static_cast<double>(cycles) * 1000.0 / cfg_.clock_mhz; }
@@ -91,6 +100,9 @@ class SsmSystem {
   DevicePorts ports_;
   uint64_t now_ = 0;
   uint64_t user_progress_ = 0;
+  bool loop_full_ = false;   // GSN loopback register
+  GsnMsg loop_msg_;
+  uint64_t gsn_msgs_ = 0;
   std::function<std::string()> stall_dump_;
 };
 
