@@ -203,7 +203,7 @@ void run_gnuplot(const std::string& dir, const std::string& name, const std::str
     {
       std::ofstream f(gp);
       if (!f) throw std::runtime_error("cannot write " + gp.string());
-      f << "set terminal " << term << " size 900,600\n"
+      f << "set terminal " << term << " size 900,600 noenhanced\n"
         << "set datafile separator ','\nset datafile missing '-'\nset key outside right top\nset grid\n"
         << body;
     }
@@ -398,7 +398,7 @@ void plot_lu(const Table& t, const std::string& dir) {
   prepare(t, dir, "lu");
   const std::string body =
       "set output 'lu.png'\nset style data histograms\nset style fill solid 0.8 border -1\nset ylabel 'cycles'\n"
-      "set yrange [0:*]\nset title 'SPLASH-2 LU: barriers vs ssm_put/ssm_get (paper figure 7)'\n"
+      "set yrange [0:*]\nset xtics rotate by -30\nunset key\nset title 'SPLASH-2 LU: barriers vs ssm_put/ssm_get (paper figure 7)'\n"
       "plot 'lu.csv' every ::1 using 6:xticlabels(strcol(1).' '.strcol(2)) title 'cycles'\n";
   run_gnuplot(dir, "lu", body);
 }

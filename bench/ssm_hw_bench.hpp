@@ -13,7 +13,7 @@
 namespace hpcnet::bench {
 
 struct GsnBenchOptions {
-  std::vector<unsigned> nodes{1, 2, 4, 8, 16, 32, 64};
+  std::vector<unsigned> nodes{1, 2, 4, 16, 64};
   unsigned threads = 4;   // participants per node
   unsigned rounds = 20;   // timed barriers (and reduces) per node count
   bool progress = true;

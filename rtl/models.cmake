@@ -2,6 +2,9 @@
 # Each block lists its models in rtl/<block>/models.cmake with hpcnet_model().
 add_library(hpcnet_models STATIC)
 set_target_properties(hpcnet_models PROPERTIES POSITION_INDEPENDENT_CODE ON)
+# No debug info for the generated model code: it is megabytes of C++ per model and -g makes its
+# compile about a third slower; the models are debugged in waveforms, not in gdb.
+target_compile_options(hpcnet_models PRIVATE -g0)
 
 # hpcnet_model(PREFIX <Vname> TOP <module> SOURCES <files...> [ARGS <extra verilator args...>])
 function(hpcnet_model)

@@ -11,16 +11,13 @@ set(GSN_RTL
   ${HPCNET_RTL}/gsn/gsn_node.sv
   ${HPCNET_RTL}/gsn/gsn_tree.sv)
 
-foreach(n 2 4 8 16 32 64)
+foreach(n 2 4 16 64)
   hpcnet_model(PREFIX Vgsn_tree_${n} TOP gsn_tree SOURCES ${GSN_RTL} ARGS -GNodes=${n} -GRadix=4 -GSlots=4)
 endforeach()
 # Test configurations: Vgsn_tree_r<Radix>_n<Nodes>[_s<Slots>]
 hpcnet_model(PREFIX Vgsn_tree_r4_n1 TOP gsn_tree SOURCES ${GSN_RTL} ARGS -GNodes=1 -GRadix=4 -GSlots=4)
 hpcnet_model(PREFIX Vgsn_tree_r4_n5 TOP gsn_tree SOURCES ${GSN_RTL} ARGS -GNodes=5 -GRadix=4 -GSlots=4)
-hpcnet_model(PREFIX Vgsn_tree_r4_n7 TOP gsn_tree SOURCES ${GSN_RTL} ARGS -GNodes=7 -GRadix=4 -GSlots=4)
-hpcnet_model(PREFIX Vgsn_tree_r2_n3 TOP gsn_tree SOURCES ${GSN_RTL} ARGS -GNodes=3 -GRadix=2 -GSlots=2)
 hpcnet_model(PREFIX Vgsn_tree_r2_n8_s1 TOP gsn_tree SOURCES ${GSN_RTL} ARGS -GNodes=8 -GRadix=2 -GSlots=1)
 hpcnet_model(PREFIX Vgsn_tree_r3_n7 TOP gsn_tree SOURCES ${GSN_RTL} ARGS -GNodes=7 -GRadix=3 -GSlots=3)
-hpcnet_model(PREFIX Vgsn_tree_r3_n3_s2 TOP gsn_tree SOURCES ${GSN_RTL} ARGS -GNodes=3 -GRadix=3 -GSlots=2)
 hpcnet_model(PREFIX Vgsn_tree_r2_n4_dup TOP gsn_tree SOURCES ${GSN_RTL}
              ARGS -GNodes=4 -GRadix=2 -GSlots=2 +define+GSN_ALLOW_DUP)

@@ -3,15 +3,14 @@
 
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include <fmt/format.h>
 
 #include "Vgsn_tree_16.h"
 #include "Vgsn_tree_2.h"
-#include "Vgsn_tree_32.h"
 #include "Vgsn_tree_4.h"
 #include "Vgsn_tree_64.h"
-#include "Vgsn_tree_8.h"
 #include "hpcnet/sim/errors.hpp"
 
 namespace hpcnet::sim {
@@ -33,8 +32,8 @@ class VerilatedGsnNet final : public GsnNet {
       dn_ready |= uint64_t(p.dn_ready) << i;
       for (unsigned w = 0; w < 4; ++w) d.up_msg_i[4 * i + w] = uint32_t(p.up_msg.w[w / 2] >> (32 * (w % 2)));
     }
-    d.up_valid_i = static_cast<decltype(d.up_valid_i)>(up_valid);
-    d.dn_ready_i = static_cast<decltype(d.dn_ready_i)>(dn_ready);
+    d.up_valid_i = static_cast<std::remove_reference_t<decltype(d.up_valid_i)>>(up_valid);
+    d.dn_ready_i = static_cast<std::remove_reference_t<decltype(d.dn_ready_i)>>(dn_ready);
     h_.settle();
     const uint64_t up_ready = d.up_ready_o, dn_valid = d.dn_valid_o;
     for (unsigned i = 0; i < n_; ++i) {
@@ -58,11 +57,9 @@ std::unique_ptr<GsnNet> make_gsn_net(unsigned nodes, double clock_mhz, TraceWind
   switch (nodes) {
     case 2: return std::make_unique<VerilatedGsnNet<Vgsn_tree_2>>(2, clock_mhz, std::move(trace));
     case 4: return std::make_unique<VerilatedGsnNet<Vgsn_tree_4>>(4, clock_mhz, std::move(trace));
-    case 8: return std::make_unique<VerilatedGsnNet<Vgsn_tree_8>>(8, clock_mhz, std::move(trace));
     case 16: return std::make_unique<VerilatedGsnNet<Vgsn_tree_16>>(16, clock_mhz, std::move(trace));
-    case 32: return std::make_unique<VerilatedGsnNet<Vgsn_tree_32>>(32, clock_mhz, std::move(trace));
     case 64: return std::make_unique<VerilatedGsnNet<Vgsn_tree_64>>(64, clock_mhz, std::move(trace));
-    default: throw std::invalid_argument(fmt::format("make_gsn_net: no network model for {} nodes (2, 4, 8, 16, 32, 64)", nodes));
+    default: throw std::invalid_argument(fmt::format("make_gsn_net: no network model for {} nodes (2, 4, 16, 64)", nodes));
   }
 }
 

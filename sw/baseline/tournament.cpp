@@ -137,8 +137,9 @@ uint64_t combine(int type, int op, uint64_t a, uint64_t b) {
         case SSM_SUM: return std::bit_cast<uint64_t>(x + y);
         case SSM_MAX:
         case SSM_MIN: {
-          if (std::isnan(x)) return a;
-          if (std::isnan(y)) return b;
+          constexpr uint64_t kQuiet = 1ull << 51;  // NaNs propagate quieted, as the host's sum does
+          if (std::isnan(x)) return a | kQuiet;
+          if (std::isnan(y)) return b | kQuiet;
           const bool max = op == SSM_MAX;
           if (x == y) {  // equal, or +0 against -0: -0 < +0
             const bool a_neg = std::signbit(x);

@@ -2,33 +2,23 @@
 #pragma once
 #include "Vgsn_tree_16.h"
 #include "Vgsn_tree_2.h"
-#include "Vgsn_tree_32.h"
 #include "Vgsn_tree_4.h"
 #include "Vgsn_tree_64.h"
-#include "Vgsn_tree_8.h"
-#include "Vgsn_tree_r2_n3.h"
 #include "Vgsn_tree_r2_n4_dup.h"
 #include "Vgsn_tree_r2_n8_s1.h"
-#include "Vgsn_tree_r3_n3_s2.h"
 #include "Vgsn_tree_r3_n7.h"
 #include "Vgsn_tree_r4_n1.h"
 #include "Vgsn_tree_r4_n5.h"
-#include "Vgsn_tree_r4_n7.h"
 #include "gsn_tb.hpp"
 
 namespace gsnt {
 GSN_CFG(Vgsn_tree_2, 2, 4, 4);
 GSN_CFG(Vgsn_tree_4, 4, 4, 4);
-GSN_CFG(Vgsn_tree_8, 8, 4, 4);
 GSN_CFG(Vgsn_tree_16, 16, 4, 4);
-GSN_CFG(Vgsn_tree_32, 32, 4, 4);
 GSN_CFG(Vgsn_tree_64, 64, 4, 4);
 GSN_CFG(Vgsn_tree_r4_n1, 1, 4, 4);
 GSN_CFG(Vgsn_tree_r4_n5, 5, 4, 4);
-GSN_CFG(Vgsn_tree_r4_n7, 7, 4, 4);
-GSN_CFG(Vgsn_tree_r2_n3, 3, 2, 2);
 GSN_CFG(Vgsn_tree_r2_n8_s1, 8, 2, 1);
 GSN_CFG(Vgsn_tree_r3_n7, 7, 3, 3);
-GSN_CFG(Vgsn_tree_r3_n3_s2, 3, 3, 2);
 GSN_CFG(Vgsn_tree_r2_n4_dup, 4, 2, 2);
 }  // namespace gsnt

@@ -84,12 +84,8 @@ TEST_CASE("gsn: latency per configuration matches the documented formula", "[gsn
   latency_row<Vgsn_tree_2>();
   latency_row<Vgsn_tree_4>();
   latency_row<Vgsn_tree_r4_n5>();
-  latency_row<Vgsn_tree_r4_n7>();
-  latency_row<Vgsn_tree_8>();
   latency_row<Vgsn_tree_16>();
-  latency_row<Vgsn_tree_32>();
   latency_row<Vgsn_tree_64>();
-  latency_row<Vgsn_tree_r2_n3>();
   latency_row<Vgsn_tree_r2_n8_s1>();
   latency_row<Vgsn_tree_r3_n7>();
 }
@@ -156,10 +152,10 @@ TEST_CASE("gsn: a mismatched or erroneous contribution gives err at every leaf",
   }
 }
 
-TEST_CASE("gsn: a child contributing twice sets err, one result per leaf, no hang", "[gsn]") {
-  // Vgsn_tree_r2_n4_dup is built with GSN_ALLOW_DUP (the assertion off) to test the error path.
+// Leaf 0 sends its message twice into the open context, then the others contribute: every leaf
+// gets exactly one down message, with err. Vgsn_tree_r2_n4_dup is built with GSN_ALLOW_DUP.
+static void duplicate_is_an_error(const std::vector<Msg>& m) {
   GsnTb<Vgsn_tree_r2_n4_dup> tb;
-  std::vector<Msg> m = ops(4, kReduce, kInt64, kSum, 0x5000);
   std::fill(tb.dn_ready.begin(), tb.dn_ready.end(), true);
   tb.up_valid[0] = true;
   tb.up_msg[0] = m[0];
@@ -185,7 +181,14 @@ TEST_CASE("gsn: a child contributing twice sets err, one result per leaf, no han
       }
   }
   for (unsigned n = 0; n < 4; ++n) REQUIRE(got[n] == 1);
-  // and the default models stop the simulation at the assertion
+}
+
+TEST_CASE("gsn: a child contributing twice sets err, one result per leaf, no hang", "[gsn]") {
+  std::vector<Msg> m = ops(4, kReduce, kInt64, kSum, 0x5000);
+  // One harness alive at a time: Verilator 5.006 hangs when a model is destroyed while another,
+  // already destroyed context is still the thread's current one.
+  duplicate_is_an_error(m);
+  // the default models stop the simulation at the assertion
   GsnTb<Vgsn_tree_4> strict;
   strict.up_valid[0] = true;
   strict.up_msg[0] = m[0];

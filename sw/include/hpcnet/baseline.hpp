@@ -89,7 +89,8 @@ class DisseminationBarrier final : public Barrier {
 // a (op) b for the reduce types and ops of ssm_reduce, on 64-bit images of the values.
 //   SSM_INT64 / SSM_UINT64: sum wraps modulo 2^64; max, min as signed / unsigned integers.
 //   SSM_DOUBLE: sum is the host's a + b (IEEE 754 binary64, round to nearest even). max and min
-//   are IEEE 754-2019 maximum / minimum: a NaN operand gives a NaN (a if a is NaN, else b),
+//   are IEEE 754-2019 maximum / minimum: a NaN operand gives a NaN (a if a is NaN, else b,
+//   quieted, as x86 propagates NaNs through the sum and as the engine's ssm_fp64_cmp does),
 //   -0 < +0, otherwise the larger / smaller value.
 // Throws std::invalid_argument for another type or op.
 uint64_t combine(int type, int op, uint64_t a, uint64_t b);

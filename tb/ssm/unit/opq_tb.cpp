@@ -8,22 +8,20 @@ namespace ssmu {
 namespace {
 template <class W>
 void put_op(W& w, const Op& o) {
-  put_bits(w, 0, 4, o.size);
-  put_bits(w, 4, 8, o.readers);
-  put_bits(w, 12, 64, o.value);
-  put_bits(w, 76, 48, o.addr);
-  put_bits(w, 124, 12, o.ret);
-  put_bits(w, 136, 4, o.opcode);
+  put_bits(w, 0, 64, o.args);
+  put_bits(w, 64, 64, o.value);
+  put_bits(w, 128, 48, o.addr);
+  put_bits(w, 176, 12, o.ret);
+  put_bits(w, 188, 4, o.opcode);
 }
 template <class W>
 Op get_op(const W& w) {
   Op o;
-  o.size = unsigned(get_bits(w, 0, 4));
-  o.readers = unsigned(get_bits(w, 4, 8));
-  o.value = get_bits(w, 12, 64);
-  o.addr = get_bits(w, 76, 48);
-  o.ret = unsigned(get_bits(w, 124, 12));
-  o.opcode = unsigned(get_bits(w, 136, 4));
+  o.args = get_bits(w, 0, 64);
+  o.value = get_bits(w, 64, 64);
+  o.addr = get_bits(w, 128, 48);
+  o.ret = unsigned(get_bits(w, 176, 12));
+  o.opcode = unsigned(get_bits(w, 188, 4));
   return o;
 }
 }  // namespace
@@ -36,6 +34,10 @@ Out OpqTb::cycle_with(const In& in) {
   m.push_win_i = std::uint8_t(in.push_win);
   put_op(m.push_op_i, in.push_op);
   m.disp_ready_i = std::uint8_t(in.disp_ready);
+  m.coll_ready_i = in.coll_ready;
+  m.ext_done_i = std::uint8_t(in.ext_done);
+  m.ext_win_i = 0;
+  for (unsigned x = 0; x < kExt; ++x) m.ext_win_i = std::uint16_t(m.ext_win_i | (in.ext_win[x] << (5 * x)));
   m.park_i = m.done_i = m.ho_valid_i = m.ho_take_i = m.upd_valid_i = 0;
   m.win_i = 0;
   for (unsigned c = 0; c < kCores; ++c) {
@@ -59,23 +61,28 @@ Out OpqTb::cycle_with(const In& in) {
   }
   REQUIRE(m.park_events_o == std::uint32_t(parks));
 
-  // dispatch: round-robin from rr over eligible windows, to the lowest-numbered ready core
+  // dispatch: round-robin from rr over eligible windows; a collective to the collective unit,
+  // anything else to the lowest-numbered ready core
   Out out;
   int sel = -1;
   for (unsigned i = 0; i < kWin && sel < 0; ++i)
-    if (eligible((rr + i) % kWin)) sel = int((rr + i) % kWin);
+    if (eligible((rr + i) % kWin, in)) sel = int((rr + i) % kWin);
   int core = -1;
   for (unsigned c = 0; c < kCores && core < 0; ++c)
     if ((in.disp_ready >> c) & 1) core = int(c);
-  if (sel >= 0 && core >= 0) {
-    REQUIRE(unsigned(m.disp_valid_o) == (1u << core));
+  if (sel >= 0) {
+    const bool coll = is_coll(q[sel].front().opcode);
+    REQUIRE(bool(m.coll_valid_o) == coll);
+    REQUIRE(unsigned(m.disp_valid_o) == (coll ? 0u : (1u << core)));
     REQUIRE(unsigned(m.disp_win_o) == unsigned(sel));
     out.disp_op = get_op(m.disp_op_o);
     REQUIRE(out.disp_op == q[sel].front());  // program order: the window's oldest operation
-    out.disp_core = core;
+    out.disp_core = coll ? -1 : core;
+    out.disp_coll = coll;
     out.disp_win = unsigned(sel);
   } else {
     REQUIRE(m.disp_valid_o == 0);
+    REQUIRE(m.coll_valid_o == 0);
   }
 
   // hand-off answers
@@ -103,10 +110,17 @@ Out OpqTb::cycle_with(const In& in) {
       if (in.core[c].upd && ws[w] == Parked && q[w].front().opcode != kLock &&
           q[w].front().addr == in.core[c].upd_addr)
         ws[w] = Idle;
-  if (out.disp_core >= 0) {
+  if (sel >= 0) {
     ws[sel] = Busy;
     rr = (unsigned(sel) + 1) % kWin;
     ++dispatches;
+  }
+  for (unsigned x = 0; x < kExt; ++x) {
+    if (!((in.ext_done >> x) & 1)) continue;
+    REQUIRE(ws[in.ext_win[x]] == Busy);
+    REQUIRE(is_coll(q[in.ext_win[x]].front().opcode));
+    ws[in.ext_win[x]] = Idle;
+    q[in.ext_win[x]].pop_front();
   }
   for (unsigned c = 0; c < kCores; ++c) {
     const In::Core& k = in.core[c];

@@ -19,17 +19,18 @@
 namespace ssmu {
 
 constexpr unsigned kWin = 20, kCores = 2, kDepth = 4;
-enum Opc : unsigned { kPut = 1, kGet = 2, kLock = 3, kUnlock = 4, kTrylock = 5 };
+constexpr unsigned kExt = 2;  // completion ports of the collective units (coll, burst)
+enum Opc : unsigned {
+  kPut = 1, kGet = 2, kLock = 3, kUnlock = 4, kTrylock = 5, kBarrier = 6, kReduce = 7, kBurst = 8
+};
+inline bool is_coll(unsigned opc) { return opc == kBarrier || opc == kReduce || opc == kBurst; }
 
-// ssm_pkg::op_t: {opcode[139:136], ret_offset[135:124], addr[123:76], value[75:12],
-// readers[11:4], size[3:0]}.
+// ssm_pkg::op_t: {opcode[191:188], ret_offset[187:176], addr[175:128], value[127:64], args[63:0]}.
 struct Op {
   unsigned opcode = kPut, ret = 0;
-  std::uint64_t addr = 0, value = 0;
-  unsigned readers = 1, size = 8;
+  std::uint64_t addr = 0, value = 0, args = 0x801;  // args: the window's ARGS word, passed through
   bool operator==(const Op& o) const {
-    return opcode == o.opcode && ret == o.ret && addr == o.addr && value == o.value &&
-           readers == o.readers && size == o.size;
+    return opcode == o.opcode && ret == o.ret && addr == o.addr && value == o.value && args == o.args;
   }
 };
 inline std::ostream& operator<<(std::ostream& os, const Op& o) {
@@ -42,6 +43,9 @@ struct In {
   unsigned push_win = 0;
   Op push_op;
   unsigned disp_ready = 0;  // bit per core
+  bool coll_ready = false;  // the collective unit takes an operation
+  unsigned ext_done = 0;    // bit per completion port
+  unsigned ext_win[kExt] = {};
   struct Core {
     bool park = false, done = false, ho = false, take = false, upd = false;
     unsigned win = 0;
@@ -50,6 +54,7 @@ struct In {
 };
 struct Out {
   int disp_core = -1;  // core that took a dispatch this cycle, -1 if none
+  bool disp_coll = false;  // the collective unit took a dispatch this cycle (disp_win, disp_op)
   unsigned disp_win = 0;
   Op disp_op;
   bool ho_found[kCores] = {};
@@ -84,7 +89,12 @@ class OpqTb {
         best = int(w);
     return best;
   }
-  bool eligible(unsigned w) const { return !q[w].empty() && ws[w] == Idle; }
+  // Dispatchable now: a head waiting in an idle window, and a taker for it (the collective unit
+  // for barrier/reduce/burst, any core for the rest).
+  bool eligible(unsigned w, const In& in) const {
+    if (q[w].empty() || ws[w] != Idle) return false;
+    return is_coll(q[w].front().opcode) ? in.coll_ready : in.disp_ready != 0;
+  }
 
  private:
   hpcnet::sim::Harness<Vssm_opq> h_{200.0, hpcnet::sim::trace_from_env()};  // RTL assertions throw

@@ -1,6 +1,8 @@
 // test_ssm_opq: directed tests of ssm_opq: program order with one operation per window in flight,
 // full_o, no head-of-line blocking, wake-up of put/get (not lock) heads, hand-off to the oldest
 // parked lock, round-robin dispatch. The harness (opq_tb) checks all outputs every cycle.
+#include <algorithm>
+
 #include "opq_tb.hpp"
 
 using namespace ssmu;
@@ -214,7 +216,7 @@ TEST_CASE("ssm_opq: round-robin dispatch over the windows", "[ssm_opq]") {
       }
     }
     std::vector<bool> elig(kWin);
-    for (unsigned w = 0; w < kWin; ++w) elig[w] = tb.eligible(w);
+    for (unsigned w = 0; w < kWin; ++w) elig[w] = tb.eligible(w, in);
     Out o = tb.cycle_with(in);
     if (o.disp_core < 0) continue;
     held[o.disp_core] = int(o.disp_win);
@@ -225,4 +227,85 @@ TEST_CASE("ssm_opq: round-robin dispatch over the windows", "[ssm_opq]") {
     }
   }
   for (unsigned i = 0; i < order.size(); ++i) CHECK(order[i] == i % kWin);
+}
+
+TEST_CASE("ssm_opq: collectives go to the collective unit only, complete through ext_done", "[ssm_opq]") {
+  OpqTb tb;
+  (void)seed("ssm_opq collectives");
+  // windows 0-2: a barrier, a reduce and a burst, each followed by a put; window 3: two puts
+  const unsigned opcs[] = {kBarrier, kReduce, kBurst};
+  for (unsigned w = 0; w < 3; ++w) {
+    Op c = mk(opcs[w], kA, 0x100 + w);
+    c.args = 0x8000'0000'0305'0402ull + w;  // any ARGS word passes through unchanged
+    push(tb, w, c);
+    push(tb, w, mk(kPut, kB, 0x200 + w));
+  }
+  push(tb, 3, mk(kPut, kB, 0x300));
+  push(tb, 3, mk(kPut, kB, 0x301));
+  // The collective unit not ready, the cores ready: only window 3's puts are dispatched; the
+  // collectives wait at their windows' heads (and hold the puts behind them).
+  std::vector<unsigned> to_cores;
+  for (unsigned i = 0; i < 6; ++i) {
+    In in;
+    in.disp_ready = 1;
+    Out o = tb.cycle_with(in);
+    CHECK_FALSE(o.disp_coll);
+    if (o.disp_core >= 0) {
+      to_cores.push_back(o.disp_win);
+      feedback(tb, 0, o.disp_win, false);
+    }
+  }
+  CHECK(to_cores == std::vector<unsigned>{3, 3});
+  // The collective unit ready, no core ready: the three collectives go to it, in window order.
+  std::vector<unsigned> to_coll;
+  for (unsigned i = 0; i < 5; ++i) {
+    In in;
+    in.coll_ready = true;
+    Out o = tb.cycle_with(in);
+    CHECK(o.disp_core < 0);
+    if (o.disp_coll) {
+      to_coll.push_back(o.disp_win);
+      CHECK(o.disp_op.args == 0x8000'0000'0305'0402ull + o.disp_win);
+    }
+  }
+  CHECK(to_coll == std::vector<unsigned>{0, 1, 2});
+  // Busy until completed: nothing more comes out of windows 0-2.
+  for (unsigned i = 0; i < 4; ++i) {
+    In in;
+    in.coll_ready = true;
+    in.disp_ready = 3;
+    Out o = tb.cycle_with(in);
+    CHECK(o.disp_core < 0);
+    CHECK_FALSE(o.disp_coll);
+  }
+  // Two completions in one cycle (both ports), then the third: the puts behind become eligible.
+  {
+    In in;
+    in.ext_done = 3;
+    in.ext_win[0] = 2;
+    in.ext_win[1] = 0;
+    tb.cycle_with(in);
+  }
+  CHECK(tb.q[0].size() == 1);
+  CHECK(tb.q[2].size() == 1);
+  CHECK(tb.q[1].size() == 2);
+  {
+    In in;
+    in.ext_done = 2;
+    in.ext_win[1] = 1;
+    tb.cycle_with(in);
+  }
+  std::vector<unsigned> rest;
+  for (unsigned i = 0; i < 6; ++i) {
+    In in;
+    in.disp_ready = 1;
+    Out o = tb.cycle_with(in);
+    if (o.disp_core >= 0) {
+      CHECK(o.disp_op.opcode == kPut);
+      rest.push_back(o.disp_win);
+      feedback(tb, 0, o.disp_win, false);
+    }
+  }
+  std::sort(rest.begin(), rest.end());
+  CHECK(rest == std::vector<unsigned>{0, 1, 2});
 }

@@ -2,8 +2,12 @@
 // trylock operations on three addresses into random windows (sometimes into a full one: dropped),
 // with idle cycles; the cores accept with random back-pressure, execute a few cycles, then report
 // done or park; unlocks query the hand-off and take the waiter; random update broadcasts wake
-// parked puts/gets. The harness checks every output against the reference every cycle; at the end
+// parked puts/gets. Some operations are collectives (barrier/reduce/burst): a collective unit
+// with random readiness takes them and completes them after a random delay through one of its
+// two completion ports (ext_done). The harness checks every output against the reference every cycle; at the end
 // the queues are drained and every accepted operation must have completed, in program order.
+#include <vector>
+
 #include "opq_tb.hpp"
 
 using namespace ssmu;
@@ -23,6 +27,9 @@ void run_random(std::uint64_t s, bool park_on_core1, unsigned cycles) {
   auto pct = [&](unsigned p) { return rnd(0, 99) < p; };
   const std::uint64_t pool[] = {0x1000, 0x2000, 0x3008};
   std::array<CoreSim, kCores> core{};
+  struct CollSim { unsigned win, left; };
+  std::vector<CollSim> coll;  // collectives in the collective unit
+  unsigned coll_pct = 0, coll_ready_pct = 50;
   std::array<std::uint64_t, kWin> next_id{}, last_done{};
   std::uint64_t completed = 0, accepted = 0, handoffs = 0;
   unsigned push_pct = 40, ready_pct = 70, park_pct = 35, upd_pct = 8;
@@ -34,12 +41,11 @@ void run_random(std::uint64_t s, bool park_on_core1, unsigned cycles) {
       if (tb.q[w].size() < kDepth || pct(5)) {
         in.push = true;
         in.push_win = w;
-        in.push_op.opcode = rnd(kPut, kTrylock);
+        in.push_op.opcode = pct(coll_pct) ? rnd(kBarrier, kBurst) : rnd(kPut, kTrylock);
         in.push_op.addr = pool[rnd(0, 2)];
         in.push_op.ret = rnd(0, 4095);
         in.push_op.value = (std::uint64_t(w) << 32) | (next_id[w] + 1);
-        in.push_op.readers = rnd(1, 255);
-        in.push_op.size = pct(50) ? 4 : 8;
+        in.push_op.args = rng();
         if (tb.q[w].size() < kDepth) {
           ++next_id[w];
           ++accepted;
@@ -81,6 +87,29 @@ void run_random(std::uint64_t s, bool park_on_core1, unsigned cycles) {
         f.upd_addr = pool[rnd(0, 2)];
       }
     }
+    // the collective unit: readiness, and up to one completion per port
+    in.coll_ready = pct(draining ? 90 : coll_ready_pct);
+    std::vector<int> coll_finished;
+    for (unsigned x = 0, i = 0; x < kExt && i < coll.size();) {
+      if (coll[i].left > 0) {
+        --coll[i].left;
+        ++i;
+      } else if (pct(70)) {
+        in.ext_done |= 1u << x;
+        in.ext_win[x] = coll[i].win;
+        coll_finished.push_back(int(coll[i].win));
+        coll.erase(coll.begin() + i);
+        ++x;
+      } else {
+        ++i;
+      }
+    }
+    for (int w : coll_finished) {
+      std::uint64_t id = tb.q[w].front().value & 0xffffffff;
+      REQUIRE(id == last_done[w] + 1);
+      last_done[w] = id;
+      ++completed;
+    }
     if (in.core[0].take && in.core[1].take &&  // one waiter is handed to one unlock only
         tb.oldest_lock(in.core[0].ho_addr) == tb.oldest_lock(in.core[1].ho_addr))
       in.core[1].take = false;
@@ -101,6 +130,10 @@ void run_random(std::uint64_t s, bool park_on_core1, unsigned cycles) {
       REQUIRE_FALSE(k.busy);
       k = CoreSim{true, o.disp_win, rnd(0, 4), o.disp_op};
     }
+    if (o.disp_coll) {
+      REQUIRE(is_coll(o.disp_op.opcode));
+      coll.push_back({o.disp_win, rnd(0, 30)});
+    }
   };
 
   for (unsigned i = 0; i < cycles; ++i) {
@@ -108,12 +141,14 @@ void run_random(std::uint64_t s, bool park_on_core1, unsigned cycles) {
       push_pct = rnd(5, 90);
       ready_pct = rnd(20, 100);
       park_pct = rnd(10, 60);
+      coll_pct = rnd(0, 40);
+      coll_ready_pct = rnd(10, 100);
     }
     one(true, false);
   }
   auto empty = [&] {
     for (unsigned w = 0; w < kWin; ++w) if (!tb.q[w].empty()) return false;
-    return !core[0].busy && !core[1].busy;
+    return !core[0].busy && !core[1].busy && coll.empty();
   };
   for (unsigned i = 0; i < 20000 && !empty(); ++i) one(false, true);
   REQUIRE(empty());

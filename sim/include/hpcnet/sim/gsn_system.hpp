@@ -34,11 +34,11 @@ class GsnNet {
   virtual void edge() = 0;
 };
 
-// The product tree (Radix 4, 4 slots per tree node) for 2, 4, 8, 16, 32 or 64 nodes.
+// The product tree (Radix 4, 4 slots per tree node) for 2, 4, 16 or 64 nodes (rtl/gsn/models.cmake).
 std::unique_ptr<GsnNet> make_gsn_net(unsigned nodes, double clock_mhz = 200.0, TraceWindow trace = {});
 
 struct GsnSystemConfig {
-  unsigned nodes = 4;                   // 1 (the engine's own loopback), 2, 4, 8, 16, 32, 64
+  unsigned nodes = 4;                   // 1 (the engine's own loopback), 2, 4, 16, 64
   SsmSystemConfig node;                 // every node alike
   ssm::DriverConfig driver;
   uint64_t watchdog_cycles = 200000;    // no progress anywhere for this long: Stall
