@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "net_bench.hpp"
 #include "ssm_bench.hpp"
 #include "ssm_coll_bench.hpp"
 #include "ssm_hw_bench.hpp"
@@ -53,11 +54,14 @@ int main(int argc, char** argv) {
 
   auto run_coll = hpcnet::bench::add_coll_scenarios(app, add_system_options);  // bench-barrier, bench-transfer, lu
 
+  auto net = hpcnet::bench::add_net_command(app);  // net: router meshes (bench/net_bench.cpp)
+
   hpcnet::bench::HwCommands hw;  // bench-gsn, bench-burst (bench/ssm_hw_bench.cpp)
   hpcnet::bench::add_hw_commands(app, hw);
 
   CLI11_PARSE(app, argc, argv);
   try {
+    if (*net->app) return net->run();
     if (const int rc = run_coll(); rc >= 0) return rc;
     if (hpcnet::bench::run_hw_commands(hw)) return 0;
     if (*d) {

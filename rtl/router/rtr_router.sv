@@ -1,0 +1,732 @@
+// rtr_router: bubble-flow routers of a mesh (k-ary n-cube without wraparound), n = Dims (2, 3).
+// One instance holds a K0 x K1 (x K2) block of mesh-connected routers, described once: with
+// K0 = K1 = K2 = 1 it is one router (synthesis, unit tests); net_mesh uses one block for a whole
+// network, so that Verilator generates the router's code once and loops over the routers
+// instead of emitting one copy per router instance (docs/router.md, simulation speed).
+//
+// Router r = x + K0*(y + K1*z) of the block. Ports of a router: network port p = 2*d + s
+// (dimension d, s = 0: the + direction, 1: the - direction); input p receives the packets that
+// travel in direction p (from the neighbour at coordinate - 1 for s = 0), output p sends them on
+// to the neighbour in direction p. Port NN = 2*Dims is the local one: injection in, ejection out.
+// Neighbours inside the block are connected directly (output link register -> input buffer,
+// credit pulses back). The block's boundary ports are external (in_*/out_* at index r*NN + p)
+// when Ext = 1; with Ext = 0 (a closed mesh) they are unused. Links carry no ready: the sender
+// reserves room downstream with credits (one packet slot in the VCT modes, one flit entry in
+// wormhole mode); in_cred_o/out_cred_i are one-cycle pulses, one per slot/entry freed.
+//
+// Per router and packet:
+//   - input buffers: VCT modes (ADBR, DOR-VCT): DAMQ-like, BufPkts packet slots of PktFlits flits
+//     per input; a packet is stored whole in one slot (the upstream router reserved it with a
+//     credit); every slot whose head has arrived and that has no grant requests the switch with
+//     its own route, so a blocked packet does not block the others; cut-through: a packet may
+//     leave while its tail is still arriving. Wormhole mode: a FIFO of BufPkts*PktFlits flits per
+//     input, only its head packet requests. The head's route field is decoded once, when it is
+//     written (rtr_pkg::route_info);
+//   - every cycle each waiting packet of an input that is free (idle, or sending its tail now)
+//     computes its admissible outputs and the selection function's choice (rtr_pkg::route_sel:
+//     productive directions that satisfy DBFC, credit >= k; DOR: one port, credit >= 1); each
+//     input picks its OLDEST packet with an admissible output (per-input age matrix: packets to
+//     the same output leave in arrival order, so DOR flows stay in order); a rotating-priority
+//     allocator grants inputs (rtr_pkg::alloc);
+//   - a grant to an idle input and an idle output moves the head through the crossbar in the same
+//     cycle into the output's link register (route field updated: one hop less in the output's
+//     dimension, hop counter + 1); the other flits follow one per cycle as they arrive. A grant
+//     given while that input or output still sends a tail starts the next cycle;
+//   - VCT: a grant reserves one whole packet slot downstream (credit - 1), so a packet never
+//     stops on a link; wormhole: every flit needs one flit credit;
+//   - ejection: a 2-flit buffer (output register ej_data_o + skid register) per router.
+// Zero-load timing: head written into an input buffer at edge t, in the link register at edge
+// t+1, in the next router's input buffer at edge t+2: 2 cycles per hop (router + link).
+//
+// Implementation (simulation speed, docs/router.md): the flits live in one memory written and read
+// only on valid beats; the control state is one packed vector per router, word-level; the
+// combinational block computes every router's decisions (skipping idle routers), the sequential
+// block applies them in two passes over the routers: (A) inputs: flits arriving on the links
+// (the neighbours' link registers of the last cycle) and credit pulses; (B) outputs: link
+// registers, credit pulses, read side, ejection. A sender marks the flit (credit) it puts on a
+// link in the receiver's inbox (credit box), so pass A visits only routers with arrivals. Pass A
+// reads only what pass B of the previous cycle wrote and nothing B writes before A has read it,
+// so the blocking assignments inside the loops behave as registers (Verilator 5.006 cannot
+// delay assignments to arrays inside loops).
+//
+// Parameters: Dims (2, 3); K0, K1, K2: block size (K2 = 1 when Dims = 2); BufPkts: input buffer
+// in packets (ADBR needs >= Dims, the DBFC minimum; <= 8); PktFlits: flits per packet; FlitW:
+// flit width (multiple of 32); Mode: 0 ADBR (fully adaptive minimal, DBFC), 1 DOR with VCT,
+// 2 DOR with wormhole; Sel: ADBR tie preference (rtr_pkg::route_info); Ext: boundary ports used.
+module rtr_router #(
+  parameter int Dims     = 2,
+  parameter int K0       = 1,
+  parameter int K1       = 1,
+  parameter int K2       = 1,
+  parameter int BufPkts  = 2,
+  parameter int PktFlits = 5,
+  parameter int FlitW    = 256,
+  parameter int Mode     = 0,
+  parameter int Sel      = 0,
+  parameter bit Ext      = 1'b1,
+  localparam int NR      = K0 * K1 * K2,  // routers
+  localparam int NN      = 2 * Dims,      // network ports per router
+  localparam int NP      = NN + 1,        // plus the local port
+  localparam int InW     = $clog2(NP),
+  localparam int NS      = (Mode == 2) ? 1 : BufPkts,  // requesting slots per input
+  localparam int SlotW   = (NS > 1) ? $clog2(NS) : 1,
+  localparam int Depth   = BufPkts * PktFlits,         // flit entries per input
+  localparam int IdxW    = (Depth > 1) ? $clog2(Depth) : 1,
+  localparam int PosW    = (PktFlits > 1) ? $clog2(PktFlits) : 1,
+  localparam int CntW    = $clog2(Depth + 1),
+  localparam int CredMax = (Mode == 2) ? Depth : BufPkts,
+  localparam int CredW   = $clog2(CredMax + 1),
+  localparam int InfoW   = 2 * Dims + 5,
+  localparam int AddrW   = $clog2(NR * NP * Depth),
+  localparam int RW      = (NR > 1) ? $clog2(NR) : 1
+) (
+  input  logic                   clk_i,
+  input  logic                   rst_ni,
+  // boundary network ports (router r, port p at r*NN + p; Ext = 1)
+  /* verilator lint_off UNUSEDSIGNAL */  // with Ext = 0, or for ports inside the block
+  input  logic [NR*NN-1:0]       in_valid_i,
+  input  logic [NR*NN*FlitW-1:0] in_data_i,
+  output logic [NR*NN-1:0]       in_cred_o,
+  output logic [NR*NN-1:0]       out_valid_o,
+  output logic [NR*NN*FlitW-1:0] out_data_o,
+  input  logic [NR*NN-1:0]       out_cred_i,
+  input  logic [NR*NN-1:0]       out_en_i,     // a neighbour is connected to that output
+  /* verilator lint_on UNUSEDSIGNAL */
+  // injection (valid/ready), one per router
+  input  logic [NR-1:0]          inj_valid_i,
+  output logic [NR-1:0]          inj_ready_o,
+  input  logic [NR*FlitW-1:0]    inj_data_i,
+  // ejection (valid/ready, registered), one per router
+  output logic [NR-1:0]          ej_valid_o,
+  input  logic [NR-1:0]          ej_ready_i,
+  output logic [NR*FlitW-1:0]    ej_data_o,
+  // progress: per cycle, the routers that moved a flit through their crossbar (accumulated)
+  output logic [31:0]            moved_o
+);
+  localparam int P = PktFlits;
+
+  // ---------------------------------------------------------------- parameter checks
+  if (Dims < 2 || Dims > 3) begin : gen_err_dims
+    $error("rtr_router: Dims must be 2 or 3");
+  end
+  if (Mode < 0 || Mode > 2) begin : gen_err_mode
+    $error("rtr_router: Mode must be 0 (ADBR), 1 (DOR-VCT) or 2 (DOR-wormhole)");
+  end
+  if (Mode == 0 && BufPkts < Dims) begin : gen_err_dbfc
+    $error("rtr_router: BufPkts below Dims in ADBR mode (Mode=0): DBFC needs input buffers of at least Dims packets (BufPkts >= Dims)");
+  end
+  if (BufPkts < 1 || BufPkts > rtr_pkg::MaxS || PktFlits < 1) begin : gen_err_size
+    $error("rtr_router: BufPkts must be 1..8 and PktFlits >= 1");
+  end
+  if (FlitW < 32 || FlitW % 32 != 0) begin : gen_err_flitw
+    $error("rtr_router: FlitW must be a multiple of 32 (>= 32: route field and hop counter)");
+  end
+  if (Dims == 2 && K2 != 1) begin : gen_err_k2
+    $error("rtr_router: a 2-D block needs K2 = 1");
+  end
+
+  // ---------------------------------------------------------------- topology (constants)
+  // Node-id step of port p's dimension; whether input p of router r has a sender inside the
+  // block (router r - step(p) for the + direction, r + step(p) for -) and output p a receiver.
+  function automatic int step(input int p);
+    step = (p / 2 == 0) ? 1 : (p / 2 == 1) ? K0 : K0 * K1;
+  endfunction
+  function automatic bit has_up(input int r, input int p);
+    int kd, cd;
+    kd = (p / 2 == 0) ? K0 : (p / 2 == 1) ? K1 : K2;
+    cd = (r / step(p)) % kd;
+    has_up = (p % 2 == 0) ? (cd > 0) : (cd < kd - 1);
+  endfunction
+  function automatic bit has_dn(input int r, input int p);
+    int kd, cd;
+    kd = (p / 2 == 0) ? K0 : (p / 2 == 1) ? K1 : K2;
+    cd = (r / step(p)) % kd;
+    has_dn = (p % 2 == 0) ? (cd < kd - 1) : (cd > 0);
+  endfunction
+  logic [NN-1:0] hasup [NR];  // constants
+  logic [NN-1:0] hasdn [NR];
+  for (genvar r = 0; r < NR; r++) begin : g_topo
+    for (genvar p = 0; p < NN; p++) begin : g_port
+      assign hasup[r][p] = has_up(r, p);
+      assign hasdn[r][p] = has_dn(r, p);
+    end
+  end
+
+  // ---------------------------------------------------------------- state (per router r)
+  logic [FlitW-1:0]        mem_q   [NR*NP*Depth];  // input buffers: (r*NP + p)*Depth + entry
+  logic [FlitW-1:0]        odata_q [NR*NN];        // link registers: r*NN + o
+  logic [NN-1:0]           inbox_q  [NR];          // a flit arrives on input p (link valid)
+  logic [NN-1:0]           crbox_q  [NR];          // a credit comes back to output o
+  logic [NN-1:0]           extv_q   [NR];          // boundary outputs: link valid (Ext)
+  logic [NN-1:0]           extc_q   [NR];          // boundary inputs: credit pulse (Ext)
+  // read side of the inputs
+  logic [NP-1:0]           busy_q   [NR];          // a packet is being sent
+  logic [NP-1:0]           head_q   [NR];          // the read position is the head
+  logic [NP-1:0]           last_q   [NR];          // the read position is the tail
+  logic [NP*PosW-1:0]      rpos_q   [NR];
+  // write side of the inputs
+  logic [NP-1:0]           wmid_q   [NR];          // a packet is being written (head in)
+  logic [NP*PosW-1:0]      wpos_q   [NR];          // next flit position to write
+  /* verilator lint_off UNUSEDSIGNAL */  // one of the two buffer organizations is used
+  // VCT: DAMQ slots
+  logic [NP*NS-1:0]        occ_q    [NR];          // slot holds a packet (head in .. tail out)
+  logic [NP*NS-1:0]        wait_q   [NR];          // its head is here and it has no grant yet
+  logic [NP*NS*NS-1:0]     older_q  [NR];          // [(p*NS+s)*NS + t]: t arrived before s
+  logic [NP*SlotW-1:0]     wslot_q  [NR];
+  logic [NP*SlotW-1:0]     rslot_q  [NR];
+  logic [NP*NS*InfoW-1:0]  info_q   [NR];          // decoded routes of the slots
+  // wormhole: FIFOs
+  logic [NP*IdxW-1:0]      wptr_q   [NR];
+  logic [NP*IdxW-1:0]      rptr_q   [NR];
+  logic [NP*CntW-1:0]      cnt_q    [NR];
+  logic [NP-1:0]           ne_q     [NR];          // cnt != 0
+  logic [InfoW-1:0]        infow_q  [NR*NP*Depth]; // decoded route of the head at each entry
+  /* verilator lint_on UNUSEDSIGNAL */
+  // outputs
+  logic [NP-1:0]           conn_q   [NR];          // output carries a packet ...
+  logic [NP*InW-1:0]       cin_q    [NR];          // ... from this input
+  logic [NP*NP-1:0]        oport_q  [NR];          // input's connected output (one-hot)
+  logic [NN*CredW-1:0]     credit_q [NR];          // free slots / entries downstream
+  logic [2:0]              ptr_q    [NR];          // allocator priority
+  logic [NR-1:0]           skv_q;                  // ejection skid register valid
+  logic [NR-1:0]           cpend_q;                // a packet is being sent or waits (decide)
+  logic [NR-1:0]           apend_q;                // inbox or credit box not empty (pass A)
+  logic [FlitW-1:0]        skd_q    [NR];
+  logic [31:0]             moved_q;
+
+  // ---------------------------------------------------------------- decisions (combinational)
+  // Per router, from the state before the clock edge: the flits moved and the grants. Only
+  // dec[r] is meaningful for an idle router (all zero); the others are read only under its bits.
+  localparam int DecW = 6 * NP;
+  logic [DecW-1:0]         dec     [NR];   // {imm, clast, ognt, gnt, rd, send}
+  logic [NR-1:0]           bpend;          // dec[r] != 0 (pass B)
+  logic [NP*InW-1:0]       dogin   [NR];   // output's granted input
+  logic [NP*SlotW-1:0]     dpslot  [NR];   // input's picked slot
+  logic [NP*NP-1:0]        drq     [NR];   // input's request (one-hot output)
+  logic [NP-1:0]           dxhead  [NR];   // output sends a head
+  logic [2:0]              dptr    [NR];   // allocator priority next
+  logic [FlitW-1:0]        xdata   [NR*NP];  // the flit output o sends (read from mem_q)
+
+  // temporaries of the combinational block
+  logic [NP-1:0]           busy, out_ok, avail, isend, ilast, csend, clast, ofree, ifree, iimm,
+                           imm, send, rd, xhead, nbusy;
+  logic [NP*NS-1:0]        req;
+  logic [NP*InW-1:0]       cin;
+  logic [NP*NP-1:0]        oport, rq;
+  logic [NP*SlotW-1:0]     pslot;
+  logic [rtr_pkg::MaxS-1:0] candv;
+  logic [NP-1:0]           ssel [NS];
+  logic [6*rtr_pkg::CredBits-1:0] cred8;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [13:0]             rs;       // route_sel: {sel (7 bits), cand (7 bits)}
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [3:0]              pk;
+  logic [38:0]             al;
+  logic [InW-1:0]          src;
+  logic [IdxW-1:0]         ridx;
+  logic [InfoW-1:0]        pinfo;
+
+  /* verilator lint_off LATCH */  // temporaries of an idle router: see the SYNTHESIS defaults
+  always_comb begin
+`ifdef SYNTHESIS
+    // Synthesis: every variable gets a value on every path (no latch). In simulation the values
+    // of an idle router's decision fields and of the temporaries are never read.
+    busy = '0; out_ok = '0; avail = '0; isend = '0; ilast = '0; csend = '0; clast = '0;
+    ofree = '0; ifree = '0; iimm = '0; imm = '0; send = '0; rd = '0; xhead = '0; nbusy = '0;
+    req = '0; cin = '0; oport = '0; rq = '0; pslot = '0; candv = '0; cred8 = '0; rs = '0;
+    pk = '0; al = '0; src = '0; ridx = '0; pinfo = '0;
+    for (int s = 0; s < NS; s++) ssel[s] = '0;
+    for (int r = 0; r < NR; r++) begin
+      dec[r] = '0; dogin[r] = '0; dpslot[r] = '0; drq[r] = '0; dxhead[r] = '0; dptr[r] = '0;
+      for (int o = 0; o < NP; o++) xdata[r*NP + o] = '0;
+    end
+`endif
+    bpend = '0;
+    for (int r = 0; r < NR; r++) begin
+      if (cpend_q[r]) begin
+        busy  = busy_q[r];
+        nbusy = ne_q[r] & ~busy;
+        if (Mode == 2) req = (NP*NS)'(nbusy);  // the FIFO's head packet, when the input is idle
+        else           req = wait_q[r];
+        // outputs that can take a flit
+        out_ok = '1;
+        if (Mode == 2) begin
+          for (int o = 0; o < NN; o++) out_ok[o] = credit_q[r][o*CredW +: CredW] != '0;
+        end
+        out_ok[NN] = !skv_q[r];
+        // inputs sending a packet: the next flit goes when it is here and the output takes it
+        oport = oport_q[r];
+        isend = '0;
+        ilast = '0;
+        csend = '0;
+        clast = '0;
+        avail = '0;
+        if (busy != '0) begin
+          for (int p = 0; p < NP; p++) begin
+            if (busy[p]) begin
+              if (Mode == 2) begin
+                avail[p] = ne_q[r][p];
+              end else begin
+                // here unless it belongs to the packet being written and is not written yet
+                avail[p] = !(wmid_q[r][p] && wslot_q[r][p*SlotW +: SlotW] == rslot_q[r][p*SlotW +: SlotW])
+                           || (wpos_q[r][p*PosW +: PosW] > rpos_q[r][p*PosW +: PosW]);
+              end
+              if (avail[p] && (oport[p*NP +: NP] & out_ok) != '0) begin
+                isend[p] = 1'b1;
+                csend    = csend | oport[p*NP +: NP];
+                if (last_q[r][p]) begin
+                  ilast[p] = 1'b1;
+                  clast    = clast | oport[p*NP +: NP];
+                end
+              end
+            end
+          end
+        end
+        ofree = (~conn_q[r] | clast) & out_ok;
+        ifree = ~busy | ilast;
+        // routes of the waiting packets of free inputs; each input picks its oldest packet
+        // with an admissible output; allocation
+        rq    = '0;
+        pslot = '0;
+        al    = '0;
+        iimm  = '0;
+        imm   = '0;
+        cin   = cin_q[r];
+        dptr[r] = ptr_q[r];
+        if (req != '0) begin
+          cred8 = '0;
+          for (int o = 0; o < NN; o++) begin
+            cred8[o*rtr_pkg::CredBits +: rtr_pkg::CredBits] =
+                rtr_pkg::CredBits'(credit_q[r][o*CredW +: CredW]);
+          end
+          for (int p = 0; p < NP; p++) begin
+            if (ifree[p] && req[p*NS +: NS] != '0) begin
+              candv = '0;
+              for (int s = 0; s < NS; s++) begin
+                ssel[s] = '0;
+                if (req[p*NS + s]) begin
+                  pinfo = (Mode == 2) ? infow_q[(r*NP + p)*Depth + 32'(rptr_q[r][p*IdxW +: IdxW])]
+                                      : info_q[r][(p*NS + s)*InfoW +: InfoW];
+                  rs = rtr_pkg::route_sel(rtr_pkg::MaxInfoW'(pinfo), 7'(ofree),
+                                          cred8, Dims, Mode);
+                  ssel[s]  = rs[7 +: NP];
+                  candv[s] = rs[6:0] != '0;
+                end
+              end
+              if (Mode == 2) begin
+                pk = {candv[0], 3'd0};
+              end else begin
+                pk = rtr_pkg::pick_oldest(candv, expand_age(older_q[r][p*NS*NS +: NS*NS]), NS);
+              end
+              if (pk[3]) begin
+                pslot[p*SlotW +: SlotW] = SlotW'(pk[2:0]);
+                for (int s = 0; s < NS; s++) begin
+                  if (pk[2:0] == 3'(s)) rq[p*NP +: NP] = ssel[s];
+                end
+              end
+            end
+          end
+          if (rq != '0) begin
+            al = rtr_pkg::alloc(49'(expand_req(rq)), ptr_q[r], NP);
+            // an immediate grant: the input and the output were both idle, the head moves now
+            for (int p = 0; p < NP; p++) begin
+              if (al[28 + p] && !busy[p] && (rq[p*NP +: NP] & conn_q[r]) == '0) begin
+                iimm[p] = 1'b1;
+                imm     = imm | rq[p*NP +: NP];
+              end
+            end
+            dptr[r] = al[38:36];
+            for (int o = 0; o < NP; o++) dogin[r][o*InW +: InW] = InW'(al[o*3 +: 3]);
+          end
+        end
+        send = csend | imm;
+        rd   = isend | iimm;
+        // the entry each sending output reads, and whether it is a head
+        xhead = '0;
+        for (int o = 0; o < NP; o++) begin
+          if (send[o]) begin
+            src = csend[o] ? cin[o*InW +: InW] : InW'(al[o*3 +: 3]);
+            if (Mode == 2) begin
+              ridx = rptr_q[r][32'(src)*IdxW +: IdxW];
+            end else if (busy[src]) begin
+              ridx = IdxW'(32'(rslot_q[r][32'(src)*SlotW +: SlotW]) * P
+                           + 32'(rpos_q[r][32'(src)*PosW +: PosW]));
+            end else begin
+              ridx = IdxW'(32'(pslot[32'(src)*SlotW +: SlotW]) * P);
+            end
+            xdata[r*NP + o] = mem_q[AddrW'((r*NP + 32'(src)) * Depth + 32'(ridx))];
+            xhead[o] = csend[o] ? head_q[r][src] : 1'b1;
+          end
+        end
+        dec[r]    = {imm, clast, NP'(al[21 +: 7]), NP'(al[28 +: 7]), rd, send};
+        bpend[r]  = (send | rd | NP'(al[28 +: 7])) != '0;
+        dpslot[r] = pslot;
+        drq[r]    = rq;
+        dxhead[r] = xhead;
+      end
+    end
+  end
+  /* verilator lint_on LATCH */
+
+  // The age rows of one input (NS x NS) spread onto the 8 x 8 layout of rtr_pkg::pick_oldest.
+  function automatic logic [rtr_pkg::MaxS*rtr_pkg::MaxS-1:0] expand_age(input logic [NS*NS-1:0] a);
+    expand_age = '0;
+    for (int s = 0; s < NS; s++) expand_age[s*rtr_pkg::MaxS +: NS] = a[s*NS +: NS];
+  endfunction
+  // Requests (NP x NP one-hot) spread onto the 7 x 7 layout of rtr_pkg::alloc.
+  function automatic logic [48:0] expand_req(input logic [NP*NP-1:0] q);
+    expand_req = '0;
+    for (int i = 0; i < NP; i++) expand_req[i*7 +: NP] = q[i*NP +: NP];
+  endfunction
+  // The injection port of router r has room for a flit (a free slot or a packet being written;
+  // a free FIFO entry).
+  /* verilator lint_off UNUSEDSIGNAL */  // the injection port's fields only
+  function automatic logic inj_room(input logic [NP-1:0] wmid, input logic [NP*NS-1:0] occ,
+                                    input logic [NP*CntW-1:0] cnt);
+  /* verilator lint_on UNUSEDSIGNAL */
+    if (Mode == 2) inj_room = cnt[NN*CntW +: CntW] != CntW'(Depth);
+    else           inj_room = wmid[NN] || occ[NN*NS +: NS] != '1;
+  endfunction
+
+  // ---------------------------------------------------------------- state updates
+  logic [rtr_pkg::RouteW-1:0] wroute;
+  logic [NN-1:0]         arrive, back;
+  logic                  injw;
+  logic [SlotW-1:0]      fs, wsl;
+  logic [IdxW-1:0]       widx;
+  logic [DecW-1:0]       dc;
+  logic [NP-1:0]         d_send, d_rd, d_gnt, d_ognt, d_clast, d_imm, busy0, credn;
+  logic [NN-1:0]         cu;
+  logic [SlotW-1:0]      rsl;
+  logic [PosW-1:0]       rp;
+  logic                  lst, ejpop;
+  logic [31:0]           moved;
+  logic [RW-1:0]         nb;  // a neighbour
+  logic [NR-1:0]         amask, bmask;  // routers visited by passes A and B
+`ifndef SYNTHESIS
+  logic [NR-1:0]         inj_wait_q;   // injection valid and not ready last cycle
+  logic [FlitW-1:0]      inj_prev_q [NR];
+`endif
+
+  /* verilator lint_off BLKSEQ */
+  /* verilator lint_off MULTIDRIVEN */
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      for (int r = 0; r < NR; r++) begin
+        inbox_q[r]  = '0;
+        crbox_q[r]  = '0;
+        extv_q[r]   = '0;
+        extc_q[r]   = '0;
+        busy_q[r]   = '0;
+        head_q[r]   = '1;
+        last_q[r]   = (P == 1) ? '1 : '0;
+        rpos_q[r]   = '0;
+        wmid_q[r]   = '0;
+        wpos_q[r]   = '0;
+        occ_q[r]    = '0;
+        wait_q[r]   = '0;
+        older_q[r]  = '0;
+        wslot_q[r]  = '0;
+        rslot_q[r]  = '0;
+        info_q[r]   = '0;
+        wptr_q[r]   = '0;
+        rptr_q[r]   = '0;
+        cnt_q[r]    = '0;
+        ne_q[r]     = '0;
+        conn_q[r]   = '0;
+        cin_q[r]    = '0;
+        oport_q[r]  = '0;
+        ptr_q[r]    = '0;
+        for (int o = 0; o < NN; o++) credit_q[r][o*CredW +: CredW] = CredW'(CredMax);
+      end
+      skv_q       = '0;
+      cpend_q     = '0;
+      apend_q     = '0;
+      inj_ready_o = '1;
+      ej_valid_o  = '0;
+      moved_q     = '0;
+`ifndef SYNTHESIS
+      inj_wait_q  = '0;
+`endif
+    end else begin
+      // (A) inputs: flits on the links and credit pulses, sent in the last cycle
+      amask = apend_q | inj_valid_i;
+`ifndef SYNTHESIS
+      amask = amask | inj_wait_q;
+`endif
+      if (Ext) amask = '1;
+      for (int r = 0; r < NR; r++) begin
+       if (amask[r]) begin
+        apend_q[r] = 1'b0;
+        arrive = inbox_q[r] | ((Ext ? in_valid_i[r*NN +: NN] : '0) & ~hasup[r]);
+        back   = crbox_q[r] | ((Ext ? out_cred_i[r*NN +: NN] : '0) & ~hasdn[r]);
+        injw   = inj_valid_i[r] && inj_ready_o[r];  // inj_ready_o: the state before the edge
+`ifndef SYNTHESIS
+        if (inj_wait_q[r] || inj_valid_i[r]) begin
+          if (inj_wait_q[r]) begin
+            a_inj_hold: assert (inj_valid_i[r] && inj_data_i[r*FlitW +: FlitW] == inj_prev_q[r])
+              else $error("rtr_router %0d: injection valid dropped or data changed before ready", r);
+          end
+          inj_wait_q[r] = inj_valid_i[r] && !inj_ready_o[r];
+          if (inj_wait_q[r]) inj_prev_q[r] = inj_data_i[r*FlitW +: FlitW];
+        end
+`endif
+        if (back != '0) begin
+          for (int o = 0; o < NN; o++) begin
+            if (back[o]) begin
+`ifndef SYNTHESIS
+              // credits never exceed the downstream buffer
+              a_cred_max: assert (credit_q[r][o*CredW +: CredW] != CredW'(CredMax))
+                else $error("rtr_router %0d: output %0d credit overflow", r, o);
+`endif
+              credit_q[r][o*CredW +: CredW] = credit_q[r][o*CredW +: CredW] + CredW'(1);
+            end
+          end
+          crbox_q[r] = '0;
+        end
+        if (arrive != '0 || injw) begin
+          for (int p = 0; p < NP; p++) begin
+            if ((p == NN) ? injw : arrive[p]) begin
+`ifndef SYNTHESIS
+              // no overflow: a network input takes a flit only with room (credits)
+              if (p < NN) begin
+                a_no_overflow: assert ((Mode == 2) ? (cnt_q[r][p*CntW +: CntW] != CntW'(Depth))
+                                                   : (wmid_q[r][p] || occ_q[r][p*NS +: NS] != '1))
+                  else $error("rtr_router %0d: input %0d overflows", r, p);
+              end
+`endif
+              // the flit's route field (decoded if it is a head); the flit is copied below
+              if (p == NN)                    wroute = inj_data_i[r*FlitW +: rtr_pkg::RouteW];
+              else if (NR > 1 && hasup[r][p]) wroute = odata_q[(r + ((p % 2 == 0) ? -step(p) : step(p)))*NN + p][rtr_pkg::RouteW-1:0];
+              else                            wroute = in_data_i[(r*NN + p)*FlitW +: rtr_pkg::RouteW];
+              if (Mode == 2) begin
+                widx = wptr_q[r][p*IdxW +: IdxW];
+                if (!wmid_q[r][p]) begin
+                  infow_q[(r*NP + p)*Depth + 32'(widx)] =
+                      InfoW'(rtr_pkg::route_info(wroute, Dims, Mode, Sel));
+                end
+                wptr_q[r][p*IdxW +: IdxW] = (widx == IdxW'(Depth - 1)) ? '0 : widx + IdxW'(1);
+                cnt_q[r][p*CntW +: CntW]  = cnt_q[r][p*CntW +: CntW] + CntW'(1);
+                ne_q[r][p] = 1'b1;
+              end else begin
+                // a head takes the lowest free slot; it is younger than every packet here
+                fs = '0;
+                for (int s = NS - 1; s >= 0; s--) if (!occ_q[r][p*NS + s]) fs = SlotW'(s);
+                wsl  = wmid_q[r][p] ? wslot_q[r][p*SlotW +: SlotW] : fs;
+                widx = IdxW'(32'(wsl) * P + 32'(wpos_q[r][p*PosW +: PosW]));
+                if (!wmid_q[r][p]) begin
+                  wslot_q[r][p*SlotW +: SlotW] = fs;
+                  for (int s = 0; s < NS; s++) begin
+                    if (fs == SlotW'(s)) begin
+                      info_q[r][(p*NS + s)*InfoW +: InfoW] =
+                          InfoW'(rtr_pkg::route_info(wroute, Dims, Mode, Sel));
+                      older_q[r][(p*NS + s)*NS +: NS] = occ_q[r][p*NS +: NS];
+                      for (int t = 0; t < NS; t++) begin
+                        if (t != s) older_q[r][(p*NS + t)*NS + s] = 1'b0;
+                      end
+                      occ_q[r][p*NS + s]  = 1'b1;
+                      wait_q[r][p*NS + s] = 1'b1;
+                    end
+                  end
+                end
+              end
+              if (p == NN) begin
+                mem_q[(r*NP + p)*Depth + 32'(widx)] = inj_data_i[r*FlitW +: FlitW];
+              end else if (NR > 1 && hasup[r][p]) begin
+                mem_q[(r*NP + p)*Depth + 32'(widx)] = odata_q[(r + ((p % 2 == 0) ? -step(p) : step(p)))*NN + p];
+              end else begin
+                mem_q[(r*NP + p)*Depth + 32'(widx)] = in_data_i[(r*NN + p)*FlitW +: FlitW];
+              end
+              wmid_q[r][p] = (wpos_q[r][p*PosW +: PosW] != PosW'(P - 1));
+              wpos_q[r][p*PosW +: PosW] = (wpos_q[r][p*PosW +: PosW] == PosW'(P - 1)) ? '0
+                                          : wpos_q[r][p*PosW +: PosW] + PosW'(1);
+            end
+          end
+          inbox_q[r] = '0;
+          inj_ready_o[r] = inj_room(wmid_q[r], occ_q[r], cnt_q[r]);
+          cpend_q[r] = 1'b1;  // a flit was written: a packet may wait
+        end
+       end
+      end
+      // (B) outputs, read side and ejection, from the decisions
+      moved = '0;
+      bmask = bpend | ej_valid_o | skv_q;
+      if (Ext) bmask = '1;
+      for (int r = 0; r < NR; r++) begin
+        dc = bpend[r] ? dec[r] : '0;
+        if (bmask[r] && (dc != '0 || ej_valid_o[r] || skv_q[r] || (Ext && (extv_q[r] | extc_q[r]) != '0))) begin
+          d_send  = dc[0*NP +: NP];
+          d_rd    = dc[1*NP +: NP];
+          d_gnt   = dc[2*NP +: NP];
+          d_ognt  = dc[3*NP +: NP];
+          d_clast = dc[4*NP +: NP];
+          d_imm   = dc[5*NP +: NP];
+          busy0   = busy_q[r];
+          credn   = '0;
+`ifndef SYNTHESIS
+          if (dc != '0) begin
+            for (int o = 0; o < NN; o++) begin
+              // credits: never used when there are none
+              a_cred_underflow: assert (!((Mode == 2) ? d_send[o] : d_ognt[o])
+                                        || credit_q[r][o*CredW +: CredW] != '0)
+                else $error("rtr_router %0d: output %0d used without credit", r, o);
+              // a minimal route never leaves the mesh
+              a_port_exists: assert (!d_send[o] || hasdn[r][o] || (Ext && out_en_i[r*NN + o]))
+                else $error("rtr_router %0d: output %0d has no neighbour", r, o);
+            end
+            // only packets with no hop left are ejected
+            if (d_send[NN] && dxhead[r][NN]) begin
+              a_eject_zero: assert (xdata[r*NP + NN][8*Dims-1:0] == '0)
+                else $error("rtr_router %0d: ejected a packet with hops left", r);
+            end
+            // a granted output is free (or sends its tail now)
+            a_ognt_free: assert ((d_ognt & conn_q[r] & ~d_clast) == '0)
+              else $error("rtr_router %0d: output granted while busy", r);
+          end
+`endif
+          if ((d_rd | d_gnt) != '0) begin
+            for (int p = 0; p < NP; p++) begin
+              if (d_gnt[p]) begin
+                oport_q[r][p*NP +: NP] = drq[r][p*NP +: NP];
+                if (Mode != 2) begin
+                  for (int s = 0; s < NS; s++) begin
+                    if (dpslot[r][p*SlotW +: SlotW] == SlotW'(s)) wait_q[r][p*NS + s] = 1'b0;
+                  end
+                end
+              end
+              if (d_rd[p]) begin
+                rsl = busy0[p] ? rslot_q[r][p*SlotW +: SlotW] : dpslot[r][p*SlotW +: SlotW];
+                rp  = busy0[p] ? rpos_q[r][p*PosW +: PosW] : '0;
+                lst = busy0[p] ? last_q[r][p] : (P == 1);
+                if (Mode == 2) begin
+                  credn[p] = 1'b1;  // a flit entry freed
+                  rptr_q[r][p*IdxW +: IdxW] = (rptr_q[r][p*IdxW +: IdxW] == IdxW'(Depth - 1)) ? '0
+                                              : rptr_q[r][p*IdxW +: IdxW] + IdxW'(1);
+                  cnt_q[r][p*CntW +: CntW] = cnt_q[r][p*CntW +: CntW] - CntW'(1);
+                  ne_q[r][p] = cnt_q[r][p*CntW +: CntW] != '0;
+                end else if (lst) begin
+                  credn[p] = 1'b1;  // the tail: the slot is free
+                  for (int s = 0; s < NS; s++) if (rsl == SlotW'(s)) occ_q[r][p*NS + s] = 1'b0;
+                end
+                if (lst) begin
+                  busy_q[r][p] = 1'b0;
+                  rpos_q[r][p*PosW +: PosW] = '0;
+                  head_q[r][p] = 1'b1;
+                  last_q[r][p] = (P == 1);
+                end else begin
+                  busy_q[r][p] = 1'b1;
+                  rslot_q[r][p*SlotW +: SlotW] = rsl;
+                  rpos_q[r][p*PosW +: PosW] = rp + PosW'(1);
+                  head_q[r][p] = 1'b0;
+                  last_q[r][p] = (32'(rp) + 1 == P - 1);
+                end
+              end
+              if (d_gnt[p] && !(d_rd[p] && !busy0[p])) begin  // a deferred grant: head next cycle
+                busy_q[r][p] = 1'b1;
+                rslot_q[r][p*SlotW +: SlotW] = dpslot[r][p*SlotW +: SlotW];
+                rpos_q[r][p*PosW +: PosW] = '0;
+                head_q[r][p] = 1'b1;
+                last_q[r][p] = (P == 1);
+              end
+            end
+            if (credn[NN]) inj_ready_o[r] = inj_room(wmid_q[r], occ_q[r], cnt_q[r]);
+          end
+          // credit pulses to the upstream routers (credit box) or the boundary
+          extc_q[r] = '0;
+          if (credn[NN-1:0] != '0) begin
+            for (int p = 0; p < NN; p++) begin
+              if (credn[p]) begin
+                if (NR > 1 && hasup[r][p]) begin
+                  nb = RW'(r + ((p % 2 == 0) ? -step(p) : step(p)));
+                  crbox_q[nb][p] = 1'b1;
+                  apend_q[nb] = 1'b1;
+                end else begin
+                  extc_q[r][p] = 1'b1;
+                end
+              end
+            end
+          end
+          // connections and credits
+          if ((d_clast | d_ognt) != '0) begin
+            for (int o = 0; o < NP; o++) begin
+              if (d_clast[o]) conn_q[r][o] = 1'b0;
+              if (d_ognt[o]) begin
+                conn_q[r][o] = !(d_imm[o] && P == 1);
+                cin_q[r][o*InW +: InW] = dogin[r][o*InW +: InW];
+              end
+            end
+            ptr_q[r] = dptr[r];
+          end
+          // credits: a VCT grant reserves a packet slot downstream, a wormhole flit an entry
+          cu = (Mode == 2) ? d_send[NN-1:0] : d_ognt[NN-1:0];
+          if (cu != '0) begin
+            for (int o = 0; o < NN; o++) begin
+              if (cu[o]) credit_q[r][o*CredW +: CredW] = credit_q[r][o*CredW +: CredW] - CredW'(1);
+            end
+          end
+          // link registers, written only with a flit (a head's route field updated); the flit
+          // is marked in the receiver's inbox
+          extv_q[r] = '0;
+          if (d_send[NN-1:0] != '0) begin
+            for (int o = 0; o < NN; o++) begin
+              if (d_send[o]) begin
+                odata_q[r*NN + o] = xdata[r*NP + o];
+                if (dxhead[r][o]) begin
+                  odata_q[r*NN + o][31:0] = rtr_pkg::hop_update(xdata[r*NP + o][31:0], o);
+                end
+                if (NR > 1 && hasdn[r][o]) begin
+                  nb = RW'(r + ((o % 2 == 0) ? step(o) : -step(o)));
+                  inbox_q[nb][o] = 1'b1;
+                  apend_q[nb] = 1'b1;
+                end else begin
+                  extv_q[r][o] = 1'b1;
+                end
+              end
+            end
+          end
+          // ejection: output register ej_data_o and skid register skd_q (room: !skv_q)
+          ejpop = ej_valid_o[r] && ej_ready_i[r];
+          if (!ej_valid_o[r] || ejpop) begin
+            if (skv_q[r]) begin
+              ej_data_o[r*FlitW +: FlitW] = skd_q[r];
+              skv_q[r]      = 1'b0;
+              ej_valid_o[r] = 1'b1;
+            end else if (d_send[NN]) begin
+              ej_data_o[r*FlitW +: FlitW] = xdata[r*NP + NN];
+              ej_valid_o[r] = 1'b1;
+            end else begin
+              ej_valid_o[r] = 1'b0;
+            end
+          end else if (d_send[NN]) begin
+            skd_q[r] = xdata[r*NP + NN];
+            skv_q[r] = 1'b1;
+          end
+          if (d_send != '0) moved = moved + 32'd1;
+          cpend_q[r] = busy_q[r] != '0 || ((Mode == 2) ? ne_q[r] != '0 : wait_q[r] != '0);
+        end
+      end
+      moved_q = moved_q + moved;
+    end
+  end
+  /* verilator lint_on BLKSEQ */
+  assign moved_o = moved_q;
+
+  // ---------------------------------------------------------------- boundary ports
+  for (genvar r = 0; r < NR; r++) begin : g_ext
+    for (genvar p = 0; p < NN; p++) begin : g_port
+      if (Ext && !has_dn(r, p)) begin : g_out
+        assign out_valid_o[r*NN + p]                 = extv_q[r][p];
+        assign out_data_o[(r*NN + p)*FlitW +: FlitW] = odata_q[r*NN + p];
+      end else begin : g_no_out
+        assign out_valid_o[r*NN + p]                 = 1'b0;
+        assign out_data_o[(r*NN + p)*FlitW +: FlitW] = '0;
+      end
+      if (Ext && !has_up(r, p)) begin : g_in
+        assign in_cred_o[r*NN + p] = extc_q[r][p];
+      end else begin : g_no_in
+        assign in_cred_o[r*NN + p] = 1'b0;
+      end
+    end
+  end
+
+endmodule

@@ -1,0 +1,176 @@
+// hpcnet/sim/net_engine.hpp: everything around a mesh that does not depend on the Verilated
+// model class: packet creation (Bernoulli per node, or scripted), unbounded per-node source
+// queues, the flits presented on the injection ports, the checker on the ejection ports,
+// statistics and the deadlock/livelock watchdog.
+//
+// Per cycle a driver (NetSim<V>, or a fake network in the tests) calls, in this order:
+//   begin_cycle()        packets created in this cycle enter their source queues
+//   for n in changed():  copy presenting(n) / stage(n) to inj_valid_i[n] / inj_data_i[n]
+//   clear_changed()
+//   (ej_ready_bits() to ej_ready_i when ej_backpressure())
+//   settle the model (clk low): handshakes are sampled now
+//   accepted(n)          for every n with inj_valid && inj_ready
+//   ejected(n, words)    for every n with ej_valid && ej_ready (words = ej_data_o lane n)
+//   clock edge
+//   end_cycle()          cycle count, watchdog
+// Only nodes whose injection port changes appear in changed(); only valid ejection lanes are read.
+//
+// Methodology (NetSimBase::run, Dally & Towles ch. 23): cycles [0, warmup) warm the network up;
+// packets created in [warmup, warmup + measure) are tagged; the run continues with the same
+// offered load until every tagged packet is delivered (or drain_limit cycles have passed: the
+// point is then unstable, i.e. beyond saturation); optionally creation then stops and the network
+// is drained completely, so that the checker can confirm that every packet arrived.
+// Latency = cycle of the tail's ejection - creation cycle (source queueing included).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hpcnet/sim/net_checker.hpp"
+#include "hpcnet/sim/net_traffic.hpp"
+#include "hpcnet/sim/net_types.hpp"
+
+namespace hpcnet::sim {
+
+struct TrafficConfig {
+  PatternConfig pattern;
+  double load = 0.1;     // offered load, flits/node/cycle: a packet with probability load/pkt_flits per cycle
+  uint64_t seed = 1;
+  size_t max_queue = 0;  // packets per source queue; 0 = unbounded. A full queue creates nothing (counted
+                         // as throttled): keeps saturated stress runs at offered load 1.0 in bounded memory.
+};
+
+struct NetRunConfig {
+  TrafficConfig traffic;
+  uint64_t warmup = 10000;
+  uint64_t measure = 20000;
+  uint64_t drain_limit = 50000;  // cycles after the window for the tagged packets; beyond: unstable
+  enum class Drain { never, if_stable, always };
+  Drain final_drain = Drain::if_stable;  // stop creating and deliver every packet at the end
+  uint64_t watchdog = 20000;        // cycles without any flit injected or ejected while packets are outstanding
+  uint64_t max_packet_age = 1000000;  // cycles a packet may spend in the network (starvation/livelock)
+  double ej_ready_prob = 1.0;       // < 1: each ejection port is ready with this probability each cycle
+  bool progress = false;            // a progress line on stderr every few seconds
+};
+
+struct NetStats {
+  std::string label;  // network and traffic, for messages
+  unsigned nodes = 0;
+  uint64_t cycles = 0;  // cycles run (after reset)
+  uint64_t warmup = 0, measure = 0;
+  uint64_t created = 0, throttled = 0, injected = 0, delivered = 0;  // packets
+  uint64_t win_created_flits = 0, win_injected_flits = 0, win_ejected_flits = 0;
+  uint64_t tagged = 0, tagged_delivered = 0;
+  double lat_sum = 0, net_lat_sum = 0, hops_sum = 0;
+  uint64_t lat_max = 0;
+  std::vector<uint64_t> lat_hist;                 // tagged packets per latency (last bucket: overflow)
+  std::vector<uint64_t> hop_count;                // tagged packets per hop count
+  std::vector<double> hop_lat;                    // their latency sum
+  size_t max_queue_seen = 0;                      // longest source queue (packets)
+  bool stable = true;                             // every tagged packet delivered within the drain limit
+  bool drained = false;                           // the network was emptied and checked at the end
+  double wall_s = 0;                              // wall-clock time of the run
+  double cpu_s = 0;                               // CPU time of the run (this thread)
+
+  double avg_latency() const { return tagged_delivered ? lat_sum / static_cast<double>(tagged_delivered) : 0; }
+  double avg_net_latency() const { return tagged_delivered ? net_lat_sum / static_cast<double>(tagged_delivered) : 0; }
+  double avg_hops() const { return tagged_delivered ? hops_sum / static_cast<double>(tagged_delivered) : 0; }
+  double accepted() const;  // flits/node/cycle ejected during the window
+  double offered() const;   // flits/node/cycle created during the window
+  uint64_t percentile(double p) const;  // latency percentile of the tagged packets (0 < p <= 1)
+  // Least-squares slope and intercept of latency against hop count (zero-load: cycles per hop).
+  double per_hop_slope(double* intercept = nullptr) const;
+  double cycles_per_s() const { return wall_s > 0 ? static_cast<double>(cycles) / wall_s : 0; }
+  // Simulated cycles per CPU second: the speed figure that does not depend on other load on the machine.
+  double cycles_per_cpu_s() const { return cpu_s > 0 ? static_cast<double>(cycles) / cpu_s : 0; }
+};
+
+class NetEngine {
+ public:
+  explicit NetEngine(const NetSpec& spec);
+
+  const NetSpec& spec() const { return spec_; }
+  unsigned nodes() const { return nodes_; }
+  unsigned words() const { return words_; }
+
+  // Start over: empty queues, cycle 0, fresh random streams; creation on if load > 0.
+  void configure(const NetRunConfig& rc);
+  // Scripted traffic: one packet from src to dst created now (src == dst allowed: zero hops).
+  void enqueue(unsigned src, unsigned dst);
+  void set_generation(bool on) { gen_on_ = on && load_ > 0; }
+  void set_window(uint64_t begin, uint64_t end) { win_begin_ = begin; win_end_ = end; }
+
+  // --- the per-cycle protocol (see the file comment) ---
+  void begin_cycle();
+  const std::vector<uint32_t>& changed() const { return changed_; }
+  void clear_changed() {
+    for (uint32_t n : changed_) in_changed_[n] = 0;
+    changed_.clear();
+  }
+  bool presenting(unsigned n) const { return (inj_valid_[n >> 6] >> (n & 63)) & 1; }
+  const uint32_t* stage(unsigned n) const { return &stage_[static_cast<size_t>(n) * words_]; }
+  const uint64_t* inj_valid_bits() const { return inj_valid_.data(); }
+  bool ej_backpressure() const { return ej_prob_ < 1.0; }
+  const uint64_t* ej_ready_bits() const { return ej_ready_.data(); }
+  unsigned chunks() const { return static_cast<unsigned>(inj_valid_.size()); }  // 64-node words
+  void accepted(unsigned n);
+  void ejected(unsigned n, const uint32_t* w);
+  void end_cycle();
+
+  uint64_t now() const { return now_; }
+  uint64_t outstanding() const { return created_ - checker_.delivered_packets(); }  // queued or in flight
+  uint64_t tagged_outstanding() const { return stats_.tagged - stats_.tagged_delivered; }
+  size_t queue_length(unsigned n) const { return src_[n].q.size(); }
+  uint32_t pair_count(unsigned src, unsigned dst) const { return pairs_[static_cast<size_t>(src) * nodes_ + dst]; }
+  NetChecker& checker() { return checker_; }
+  const NetStats& stats() const { return stats_; }
+  NetStats& stats() { return stats_; }
+  // Human-readable state: source queues and packets in flight (the watchdog's message).
+  std::string dump() const;
+
+ private:
+  struct QEntry {
+    uint64_t created;
+    uint32_t dst;
+  };
+  struct Src {
+    GrowRing<QEntry> q{64};
+    uint32_t seq = 0;       // sequence number of q.front()
+    uint32_t flit = 0;      // flit of q.front() being presented
+  };
+  void create(unsigned n, uint32_t dst);
+  void present(unsigned n);
+  uint64_t gap(Rng& rng) const;
+  void mark(unsigned n) {
+    if (!in_changed_[n]) {
+      in_changed_[n] = 1;
+      changed_.push_back(n);
+    }
+  }
+  [[noreturn]] void stall(const std::string& why) const;
+
+  NetSpec spec_;
+  unsigned nodes_, words_, flits_;
+  NetChecker checker_;
+  std::vector<Src> src_;
+  std::vector<Rng> rng_;
+  std::vector<uint64_t> next_gen_;
+  std::vector<uint32_t> stage_;
+  std::vector<uint64_t> inj_valid_, ej_ready_;
+  std::vector<uint32_t> changed_;
+  std::vector<uint8_t> in_changed_;
+  std::vector<uint32_t> pairs_;
+  Traffic traffic_;
+  Rng ej_rng_;
+  double load_ = 0, ej_prob_ = 1.0, log1mp_ = 0;
+  bool gen_on_ = false;
+  uint64_t now_ = 0, created_ = 0;
+  uint64_t win_begin_ = 0, win_end_ = 0;
+  uint64_t progress_ = 0, last_progress_ = 0, last_change_ = 0;
+  uint64_t watchdog_ = 0, max_age_ = 0;
+  size_t max_queue_ = 0;
+  NetStats stats_;
+};
+
+}  // namespace hpcnet::sim

@@ -1,0 +1,143 @@
+// hpcnet/sim/net_types.hpp: basic types of the network simulation: the mesh shape (node ids and
+// coordinates), the router mode, the description of a Verilated mesh model, a fast seeded random
+// generator and a growable ring buffer (no allocation per operation once it has grown).
+//
+// Node id = x + K0*(y + K1*z), the numbering of rtl/net/net_mesh.sv.
+#pragma once
+
+#include <array>
+#include <cassert>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hpcnet::sim {
+
+// A k0 x k1 [x k2] mesh (no wraparound). dims is 2 or 3; k[2] is 1 for 2-D.
+struct MeshShape {
+  unsigned dims = 2;
+  std::array<unsigned, 3> k{4, 4, 1};
+
+  MeshShape() = default;
+  MeshShape(unsigned k0, unsigned k1) : dims(2), k{k0, k1, 1} {}
+  MeshShape(unsigned k0, unsigned k1, unsigned k2) : dims(3), k{k0, k1, k2} {}
+
+  unsigned nodes() const { return k[0] * k[1] * k[2]; }
+  std::array<int, 3> coords(unsigned id) const {
+    return {static_cast<int>(id % k[0]), static_cast<int>((id / k[0]) % k[1]), static_cast<int>(id / (k[0] * k[1]))};
+  }
+  unsigned id(const std::array<int, 3>& c) const {
+    return static_cast<unsigned>(c[0]) + k[0] * (static_cast<unsigned>(c[1]) + k[1] * static_cast<unsigned>(c[2]));
+  }
+  // Minimal hop count (Manhattan distance) between two nodes.
+  unsigned hops(unsigned a, unsigned b) const {
+    const auto ca = coords(a), cb = coords(b);
+    unsigned h = 0;
+    for (int d = 0; d < 3; ++d) h += static_cast<unsigned>(ca[d] > cb[d] ? ca[d] - cb[d] : cb[d] - ca[d]);
+    return h;
+  }
+  unsigned diameter() const { return k[0] + k[1] + k[2] - 3; }
+  std::string name() const;                        // "8x8", "3x3x3"
+  static MeshShape parse(const std::string& text);  // inverse of name(); throws std::invalid_argument
+  bool operator==(const MeshShape&) const = default;
+};
+
+// Router mode, the value of net_mesh's Mode parameter.
+enum class NetMode : unsigned { adbr = 0, dor_vct = 1, dor_wh = 2 };
+const char* mode_name(NetMode m);            // "adbr", "dorvct", "dorwh"
+NetMode parse_mode(const std::string& text);  // accepts the names above (and dor-vct, dor_wh, ...)
+inline bool mode_keeps_flow_order(NetMode m) { return m != NetMode::adbr; }  // DOR: one path per flow
+
+// One Verilated mesh (net_mesh with its parameters).
+struct NetSpec {
+  std::string model;  // class name, e.g. "Vnet_mesh_8x8_adbr"
+  MeshShape shape;
+  NetMode mode = NetMode::adbr;
+  unsigned buf_pkts = 2;    // input buffer depth in packets
+  unsigned pkt_flits = 5;   // flits per packet
+  unsigned flit_bits = 256; // bits per flit
+  unsigned flit_words() const { return flit_bits / 32; }
+  std::string label() const;  // "8x8 adbr b2"
+};
+
+// splitmix64: seeds and cheap hashing.
+inline uint64_t splitmix64(uint64_t& state) {
+  uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+inline uint64_t mix64(uint64_t x) {
+  uint64_t s = x;
+  return splitmix64(s);
+}
+
+// xoshiro256**: the per-node random stream (deterministic by seed, a few ns per number).
+class Rng {
+ public:
+  explicit Rng(uint64_t seed = 1) { reseed(seed); }
+  void reseed(uint64_t seed) {
+    uint64_t st = seed;
+    for (auto& w : s_) w = splitmix64(st);
+  }
+  uint64_t next() {
+    const uint64_t result = rotl(s_[1] * 5, 7) * 9;
+    const uint64_t t = s_[1] << 17;
+    s_[2] ^= s_[0];
+    s_[3] ^= s_[1];
+    s_[1] ^= s_[2];
+    s_[0] ^= s_[3];
+    s_[2] ^= t;
+    s_[3] = rotl(s_[3], 45);
+    return result;
+  }
+  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }  // [0, 1)
+  uint32_t below(uint32_t n) {  // uniform in [0, n), n > 0 (Lemire's multiply-shift)
+    return static_cast<uint32_t>(((next() >> 32) * n) >> 32);
+  }
+
+ private:
+  static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+  uint64_t s_[4];
+};
+
+// FIFO that doubles its storage when full (allocation only while growing).
+template <class T>
+class GrowRing {
+ public:
+  explicit GrowRing(size_t capacity = 16) {
+    size_t c = 1;
+    while (c < capacity) c <<= 1;
+    buf_.resize(c);
+  }
+  size_t size() const { return count_; }
+  bool empty() const { return count_ == 0; }
+  size_t capacity() const { return buf_.size(); }
+  T& front() { assert(count_); return buf_[head_]; }
+  const T& front() const { assert(count_); return buf_[head_]; }
+  const T& operator[](size_t i) const { return buf_[(head_ + i) & (buf_.size() - 1)]; }
+  void push(const T& v) {
+    if (count_ == buf_.size()) grow();
+    buf_[(head_ + count_) & (buf_.size() - 1)] = v;
+    ++count_;
+  }
+  void pop() {
+    assert(count_);
+    head_ = (head_ + 1) & (buf_.size() - 1);
+    --count_;
+  }
+  void clear() { head_ = count_ = 0; }
+
+ private:
+  void grow() {
+    std::vector<T> n(buf_.size() * 2);
+    for (size_t i = 0; i < count_; ++i) n[i] = (*this)[i];
+    buf_.swap(n);
+    head_ = 0;
+  }
+  std::vector<T> buf_;
+  size_t head_ = 0;
+  size_t count_ = 0;
+};
+
+}  // namespace hpcnet::sim

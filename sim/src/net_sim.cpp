@@ -1,0 +1,132 @@
+// net_sim.cpp: run methodology and the model lookup of net_sim.hpp.
+#include "hpcnet/sim/net_sim.hpp"
+
+#include <sys/resource.h>
+#include <time.h>
+
+#include <chrono>
+#include <cstdio>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "hpcnet/sim/errors.hpp"
+
+namespace hpcnet::sim {
+
+namespace {
+double thread_cpu_s() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+}  // namespace
+
+long peak_rss_kib() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_maxrss;
+}
+
+void NetSimBase::start(const NetRunConfig& rc) {
+  engine_.configure(rc);
+  reset_model();
+}
+
+NetStats NetSimBase::run(const NetRunConfig& rc) {
+  using clock = std::chrono::steady_clock;
+  const auto t0 = clock::now();
+  const double c0 = thread_cpu_s();
+  auto last_report = t0;
+  start(rc);
+  NetEngine& e = engine_;
+  const uint64_t end = rc.warmup + rc.measure;
+  auto report = [&](const char* phase) {
+    if (!rc.progress || (e.now() & 0x3FFF) != 0) return;
+    const auto t = clock::now();
+    if (t - last_report < std::chrono::seconds(3)) return;
+    last_report = t;
+    std::fprintf(stderr, "  [%s] %s: cycle %llu, %llu packets outstanding\n", e.stats().label.c_str(), phase,
+                 static_cast<unsigned long long>(e.now()), static_cast<unsigned long long>(e.outstanding()));
+  };
+  while (e.now() < end) {
+    step();
+    report("measure");
+  }
+  while (e.tagged_outstanding() && e.now() < end + rc.drain_limit) {
+    step();
+    report("drain");
+  }
+  e.stats().stable = e.tagged_outstanding() == 0;
+  const bool drain = rc.final_drain == NetRunConfig::Drain::always ||
+                     (rc.final_drain == NetRunConfig::Drain::if_stable && e.stats().stable);
+  if (drain) {
+    e.set_generation(false);
+    while (e.outstanding()) {
+      step();
+      report("final drain");
+    }
+    e.checker().check_drained(e.now());
+    e.stats().drained = true;
+  }
+  NetStats s = e.stats();
+  s.cycles = e.now();
+  s.wall_s = std::chrono::duration<double>(clock::now() - t0).count();
+  s.cpu_s = thread_cpu_s() - c0;
+  return s;
+}
+
+uint64_t NetSimBase::run_until_drained(uint64_t max_cycles) {
+  NetEngine& e = engine_;
+  const uint64_t t0 = e.now();
+  while (e.outstanding()) {
+    if (e.now() - t0 >= max_cycles)
+      throw Timeout(fmt::format("{}: {} packets still outstanding after {} cycles\n{}", spec().label(), e.outstanding(),
+                                max_cycles, e.dump()));
+    step();
+  }
+  e.checker().check_drained(e.now());
+  return e.now() - t0;
+}
+
+namespace {
+
+std::string strip_prefix(const std::string& m) {
+  const std::string p = "Vnet_mesh_";
+  return m.rfind(p, 0) == 0 ? m.substr(p.size()) : m;
+}
+
+}  // namespace
+
+std::string net_model_list() {
+  std::string s;
+  for (const auto& m : net_models()) s += fmt::format("{}{} ({})", s.empty() ? "" : ", ", m.spec.model, m.spec.label());
+  return s.empty() ? "none (rtl/router/models.cmake declares none)" : s;
+}
+
+std::unique_ptr<NetSimBase> make_net(const std::string& model, TraceWindow trace) {
+  for (const auto& m : net_models())
+    if (m.spec.model == model || strip_prefix(m.spec.model) == strip_prefix(model)) return m.make(m.spec, std::move(trace));
+  throw std::invalid_argument(fmt::format("no mesh model '{}' is built; built: {}", model, net_model_list()));
+}
+
+const NetModelInfo* find_net(const MeshShape& shape, NetMode mode, unsigned buf_pkts) {
+  const NetModelInfo* best = nullptr;
+  for (const auto& m : net_models()) {
+    if (!(m.spec.shape == shape) || m.spec.mode != mode) continue;
+    if (buf_pkts && m.spec.buf_pkts != buf_pkts) continue;
+    if (!best || m.spec.buf_pkts < best->spec.buf_pkts) best = &m;
+  }
+  return best;
+}
+
+std::unique_ptr<NetSimBase> make_net(const MeshShape& shape, NetMode mode, unsigned buf_pkts, TraceWindow trace) {
+  const NetModelInfo* m = find_net(shape, mode, buf_pkts);
+  if (!m)
+    throw std::invalid_argument(fmt::format("no {} {} mesh model{} is built; built: {}", shape.name(), mode_name(mode),
+                                            buf_pkts ? fmt::format(" with {}-packet buffers", buf_pkts) : "",
+                                            net_model_list()));
+  return m->make(m->spec, std::move(trace));
+}
+
+}  // namespace hpcnet::sim

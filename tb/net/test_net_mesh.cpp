@@ -1,0 +1,134 @@
+// test_net_mesh.cpp: the Verilated meshes (rtl/net/net_mesh.sv) under the traffic engine and
+// its checker: all-to-all delivery in every mode, and saturated traffic of every pattern for a
+// million cycles in ADBR mode at the DBFC minimum buffer depth. Every run checks every flit
+// (destination, payload, minimal hop count, exactly once, DOR flow order) and fails on a stall.
+// HPCNET_NET_CYCLES overrides the length of the saturated runs; HPCNET_SEED their seed;
+// HPCNET_TRACE=file[:first[:last]] traces a window of any of these runs.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "hpcnet/sim/net_sim.hpp"
+#include "hpcnet/tb/seed.hpp"
+
+using namespace hpcnet::sim;
+
+namespace {
+
+// Every node sends one packet to every node, itself included (a zero-hop packet crosses the
+// router from injection to ejection); ejection ports ready with probability ej_prob each cycle.
+void all_to_all(const std::string& model, double ej_prob) {
+  auto net = make_net(model);
+  NetRunConfig rc;
+  rc.traffic.load = 0;
+  rc.ej_ready_prob = ej_prob;
+  rc.traffic.seed = 11;
+  rc.watchdog = 5000;
+  net->start(rc);
+  const unsigned n = net->spec().shape.nodes();
+  for (unsigned i = 0; i < n; ++i)
+    for (unsigned j = 0; j < n; ++j) net->engine().enqueue(i, (i + j) % n);
+  const uint64_t cycles = net->run_until_drained(2000000);
+  NetEngine& e = net->engine();
+  CHECK(e.stats().delivered == uint64_t{n} * n);
+  CHECK(e.checker().flits_checked() == uint64_t{n} * n * net->spec().pkt_flits);
+  for (unsigned i = 0; i < n; ++i)
+    for (unsigned j = 0; j < n; ++j) {
+      INFO("pair " << i << " -> " << j);
+      REQUIRE(e.pair_count(i, j) == 1);
+    }
+  // Every ejection port takes n packets: at least n * pkt_flits cycles.
+  CHECK(cycles >= uint64_t{n} * net->spec().pkt_flits);
+  std::printf("%s all-to-all (ejection ready %.0f%%): %llu packets in %llu cycles\n", model.c_str(), 100 * ej_prob,
+              static_cast<unsigned long long>(uint64_t{n} * n), static_cast<unsigned long long>(cycles));
+}
+
+void all_to_all(const std::string& model) {
+  all_to_all(model, 1.0);
+  all_to_all(model, 0.6);
+}
+
+// Offered load 1.0 (a packet every 5 cycles per node) for `cycles`, then creation stops and the
+// network drains. Source queues are capped at 16 packets: every source always has packets waiting,
+// which is what saturates the network, while memory and the final drain stay bounded (the cap
+// only drops packets that would wait at the source, never one in the network).
+void saturated(const std::string& model, Pattern p) {
+  const char* env = std::getenv("HPCNET_NET_CYCLES");
+  const uint64_t cycles = env ? std::strtoull(env, nullptr, 0) : 1000000;
+  auto net = make_net(model);
+  NetRunConfig rc;
+  rc.traffic.pattern.pattern = p;
+  rc.traffic.load = 1.0;
+  rc.traffic.max_queue = 16;
+  rc.traffic.seed = hpcnet::tb::seed("saturated");
+  rc.warmup = cycles / 10;
+  rc.measure = cycles - rc.warmup;
+  rc.drain_limit = 0;
+  rc.final_drain = NetRunConfig::Drain::always;
+  rc.watchdog = 20000;
+  rc.max_packet_age = 500000;
+  const NetStats s = net->run(rc);
+  CHECK(s.drained);
+  CHECK(s.delivered == s.created);
+  CHECK(s.injected == s.created);
+  CHECK(s.created > 0);
+  CHECK(net->engine().outstanding() == 0);
+  std::printf("%s saturated %s: %llu cycles (%llu to drain), %llu packets delivered, accepted %.3f flits/node/cycle, "
+              "avg latency %.1f cycles, %.2f s (%.0f cycles/s)\n",
+              model.c_str(), pattern_name(p), static_cast<unsigned long long>(s.cycles),
+              static_cast<unsigned long long>(s.cycles - cycles), static_cast<unsigned long long>(s.delivered),
+              s.accepted(), s.avg_latency(), s.wall_s, s.cycles_per_s());
+}
+
+}  // namespace
+
+// --- all-to-all: 2x2, 4x4, 3x3x3 in every mode ---
+TEST_CASE("mesh: all-to-all 2x2 adbr", "[net][mesh]") { all_to_all("Vnet_mesh_2x2_adbr"); }
+TEST_CASE("mesh: all-to-all 2x2 dorvct", "[net][mesh]") { all_to_all("Vnet_mesh_2x2_dorvct"); }
+TEST_CASE("mesh: all-to-all 2x2 dorwh", "[net][mesh]") { all_to_all("Vnet_mesh_2x2_dorwh"); }
+TEST_CASE("mesh: all-to-all 4x4 adbr", "[net][mesh]") { all_to_all("Vnet_mesh_4x4_adbr"); }
+TEST_CASE("mesh: all-to-all 4x4 dorvct", "[net][mesh]") { all_to_all("Vnet_mesh_4x4_dorvct"); }
+TEST_CASE("mesh: all-to-all 4x4 dorwh", "[net][mesh]") { all_to_all("Vnet_mesh_4x4_dorwh"); }
+TEST_CASE("mesh: all-to-all 3x3x3 adbr", "[net][mesh]") { all_to_all("Vnet_mesh_3x3x3_adbr"); }
+TEST_CASE("mesh: all-to-all 3x3x3 dorvct", "[net][mesh]") { all_to_all("Vnet_mesh_3x3x3_dorvct"); }
+TEST_CASE("mesh: all-to-all 3x3x3 dorwh", "[net][mesh]") { all_to_all("Vnet_mesh_3x3x3_dorwh"); }
+
+// --- random traffic at a moderate load in every mode, with ejection back-pressure ---
+TEST_CASE("mesh: uniform traffic with ejection back-pressure, every mode", "[net][mesh]") {
+  for (const char* m : {"Vnet_mesh_4x4_adbr", "Vnet_mesh_4x4_dorvct", "Vnet_mesh_4x4_dorwh"}) {
+    auto net = make_net(m);
+    NetRunConfig rc;
+    rc.traffic.load = 0.25;
+    rc.traffic.seed = hpcnet::tb::seed(m);
+    rc.warmup = 2000;
+    rc.measure = 20000;
+    rc.ej_ready_prob = 0.7;
+    rc.final_drain = NetRunConfig::Drain::always;
+    const NetStats s = net->run(rc);
+    INFO(m);
+    CHECK(s.drained);
+    CHECK(s.delivered == s.created);
+  }
+}
+
+// --- saturated traffic, 1M cycles, every pattern, DBFC minimum buffers (8x8: 2, 4x4x4: 3) ---
+#define HPCNET_SATURATED(model, mesh, pat)                                                    \
+  TEST_CASE("saturated: " mesh " adbr " #pat " 1M cycles", "[net][mesh][saturated]") {       \
+    REQUIRE(make_net(model)->spec().buf_pkts == MeshShape::parse(mesh).dims);                \
+    saturated(model, Pattern::pat);                                                          \
+  }
+HPCNET_SATURATED("Vnet_mesh_8x8_adbr", "8x8", uniform)
+HPCNET_SATURATED("Vnet_mesh_8x8_adbr", "8x8", transpose)
+HPCNET_SATURATED("Vnet_mesh_8x8_adbr", "8x8", bitcomp)
+HPCNET_SATURATED("Vnet_mesh_8x8_adbr", "8x8", bitrev)
+HPCNET_SATURATED("Vnet_mesh_8x8_adbr", "8x8", hotspot)
+HPCNET_SATURATED("Vnet_mesh_8x8_adbr", "8x8", neighbor)
+HPCNET_SATURATED("Vnet_mesh_4x4x4_adbr", "4x4x4", uniform)
+HPCNET_SATURATED("Vnet_mesh_4x4x4_adbr", "4x4x4", transpose)
+HPCNET_SATURATED("Vnet_mesh_4x4x4_adbr", "4x4x4", bitcomp)
+HPCNET_SATURATED("Vnet_mesh_4x4x4_adbr", "4x4x4", bitrev)
+HPCNET_SATURATED("Vnet_mesh_4x4x4_adbr", "4x4x4", hotspot)
+HPCNET_SATURATED("Vnet_mesh_4x4x4_adbr", "4x4x4", neighbor)

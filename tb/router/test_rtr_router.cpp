@@ -1,0 +1,293 @@
+// test_rtr_router: one router (rtr_router, K0 = K1 = K2 = 1) driven through its boundary ports
+// (rtr_tb.hpp): zero-load timing, DAMQ behaviour (a blocked packet does not block a later one,
+// arrival order per output, capacity), DBFC admission, wormhole flit credits, and random traffic
+// in every mode checked end to end (every packet once, on a productive output, route field and
+// hop counter updated, payload intact, order per input and output in DOR). RTL assertions
+// (credits, overflow, protocol) throw from the harness.
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <random>
+#include <set>
+
+#include "Vrtr_router_2d_adbr.h"
+#include "Vrtr_router_2d_adbr_b3.h"
+#include "Vrtr_router_2d_dorvct.h"
+#include "Vrtr_router_2d_dorwh.h"
+#include "Vrtr_router_3d_adbr.h"
+#include "hpcnet/tb/seed.hpp"
+#include "rtr_tb.hpp"
+
+using namespace rtrtb;
+
+namespace {
+// Network ports: 0 X+, 1 X-, 2 Y+, 3 Y-, (4 Z+, 5 Z-), then local.
+constexpr unsigned kXp = 0, kXm = 1, kYp = 2;
+
+template <class V>
+void run_until_idle(RouterTb<V>& tb, unsigned limit = 2000) {
+  for (unsigned i = 0; i < limit && !tb.idle(); ++i) tb.cycle();
+  tb.run(40);
+}
+}  // namespace
+
+TEST_CASE("rtr_router: zero-load timing, 2 cycles per hop, flits back to back", "[rtr_router]") {
+  RouterTb<Vrtr_router_2d_adbr> tb(2, 2, false);
+  std::uint64_t t0 = tb.now();
+  tb.send(kXp, packet(7, 3, 0));  // travelling X+, 3 hops left in X
+  tb.run(12);
+  auto& o = tb.out[kXp];
+  REQUIRE(o.size() == kFlits);
+  // driven (as an upstream link register) at t0, in this router's link register 2 cycles later
+  for (unsigned i = 0; i < kFlits; ++i) REQUIRE(o[i].cycle == t0 + 2 + i);
+  REQUIRE(hop_of(o[0].data, 0) == 2);
+  REQUIRE((o[0].data >> 24 & 0xff) == 1);  // hop counter
+  for (unsigned i = 1; i < kFlits; ++i) REQUIRE(o[i].data == body_flit(7, i));
+  // injection to ejection of a node's own packet: 2 cycles as well
+  std::uint64_t t1 = tb.now();
+  tb.send(tb.nn, packet(8, 0, 0));
+  tb.run(12);
+  REQUIRE(tb.out[tb.nn].size() == kFlits);
+  REQUIRE(tb.out[tb.nn][0].cycle == t1 + 2);
+  REQUIRE(tb.out[tb.nn][4].cycle == t1 + 6);
+  REQUIRE(tb.out[tb.nn][0].data == head_flit(8, 0, 0));
+}
+
+TEST_CASE("rtr_router DAMQ: a blocked packet does not block a later one", "[rtr_router][damq]") {
+  RouterTb<Vrtr_router_2d_adbr> tb(2, 2, false);
+  tb.hold_credits(kXp);
+  tb.send(kXp, packet(1, 2, 0));
+  tb.send(kXp, packet(2, 2, 0));
+  tb.run(20);
+  REQUIRE(tb.packets(kXp).size() == 2);  // both credits of X+ used
+  tb.send(kXp, packet(3, 2, 0));         // blocked: X+ has no credit
+  tb.send(kXp, packet(4, 0, 1));         // behind it in the same buffer, to Y+
+  tb.run(30);
+  REQUIRE(tb.packets(kXp).size() == 2);
+  REQUIRE(tb.packets(kYp).size() == 1);
+  REQUIRE(id_of(tb.packets(kYp)[0][0]) == 4);
+  tb.return_credit(kXp);
+  tb.run(20);
+  REQUIRE(tb.packets(kXp).size() == 3);
+  REQUIRE(id_of(tb.packets(kXp)[2][0]) == 3);
+}
+
+TEST_CASE("rtr_router DAMQ: packets to the same output leave in arrival order", "[rtr_router][damq]") {
+  SECTION("DOR-VCT, 2 slots") {
+    RouterTb<Vrtr_router_2d_dorvct> tb(2, 2, false);
+    tb.hold_credits(kXp);
+    for (unsigned id = 1; id <= 4; ++id) tb.send(kXp, packet(id, 2, 1));
+    tb.run(40);
+    REQUIRE(tb.packets(kXp).size() == 2);
+    for (unsigned n = 0; n < 2; ++n) {
+      tb.return_credit(kXp);
+      tb.run(20);
+    }
+    tb.auto_credits(kXp);
+    tb.return_credit(kXp, tb.held[kXp]);
+    run_until_idle(tb);
+    auto ps = tb.packets(kXp);
+    REQUIRE(ps.size() == 4);
+    for (unsigned n = 0; n < 4; ++n) REQUIRE(id_of(ps[n][0]) == n + 1);
+  }
+  SECTION("ADBR, 3 slots, two outputs interleaved") {
+    RouterTb<Vrtr_router_2d_adbr_b3> tb(2, 3, false);
+    tb.hold_credits(kXp);
+    tb.hold_credits(kYp);
+    // x-only and y-only packets alternate in one buffer; each output sees its own in order
+    for (unsigned id = 1; id <= 12; ++id) tb.send(kXp, id % 2 ? packet(id, 1, 0) : packet(id, 0, 1));
+    for (unsigned step = 0; step < 40; ++step) {
+      tb.run(15);
+      if (tb.held[kXp]) tb.return_credit(kXp);
+      if (step % 2 && tb.held[kYp]) tb.return_credit(kYp);
+    }
+    auto px = tb.packets(kXp), py = tb.packets(kYp);
+    REQUIRE(px.size() == 6);
+    REQUIRE(py.size() == 6);
+    for (unsigned n = 0; n < 6; ++n) {
+      REQUIRE(id_of(px[n][0]) == 2 * n + 1);
+      REQUIRE(id_of(py[n][0]) == 2 * n + 2);
+    }
+  }
+}
+
+TEST_CASE("rtr_router DAMQ: capacity, the injection port takes BufPkts packets", "[rtr_router][damq]") {
+  auto check = [](auto& tb) {
+    tb.ej_ready = false;
+    for (unsigned id = 1; id <= 6; ++id) tb.send(tb.nn, packet(id, 0, 0));
+    tb.run(60);
+    // the ejection buffer holds 2 flits of the first packet, which keeps its slot
+    REQUIRE(tb.inj_accepted == tb.bufpkts * kFlits);
+    REQUIRE(tb.out[tb.nn].empty());
+    tb.ej_ready = true;
+    run_until_idle(tb);
+    auto ps = tb.packets(tb.nn);
+    REQUIRE(ps.size() == 6);
+    for (unsigned n = 0; n < 6; ++n) REQUIRE(ps[n] == packet(n + 1, 0, 0));
+  };
+  SECTION("2 slots") {
+    RouterTb<Vrtr_router_2d_adbr> tb(2, 2, false);
+    check(tb);
+  }
+  SECTION("3 slots") {
+    RouterTb<Vrtr_router_2d_adbr_b3> tb(2, 3, false);
+    check(tb);
+  }
+}
+
+TEST_CASE("rtr_router DBFC: a packet with hops in two dimensions needs two free slots", "[rtr_router][dbfc]") {
+  RouterTb<Vrtr_router_2d_adbr> tb(2, 2, false);
+  tb.hold_credits(kXp);
+  tb.hold_credits(kYp);
+  tb.send(tb.nn, packet(1, 1, 0));  // X+ now has 1 free slot
+  tb.send(tb.nn, packet(2, 0, 1));  // Y+ now has 1 free slot
+  tb.run(30);
+  REQUIRE(tb.packets(kXp).size() == 1);
+  REQUIRE(tb.packets(kYp).size() == 1);
+  tb.send(tb.nn, packet(3, 1, 1));  // k = 2: neither output admits it
+  tb.send(tb.nn, packet(4, 3, 0));  // k = 1: X+ admits it
+  tb.run(40);
+  REQUIRE(tb.packets(kXp).size() == 2);
+  REQUIRE(id_of(tb.packets(kXp)[1][0]) == 4);
+  REQUIRE(tb.packets(kYp).size() == 1);
+  tb.return_credit(kYp);  // Y+ has 2 free slots
+  tb.run(20);
+  auto py = tb.packets(kYp);
+  REQUIRE(py.size() == 2);
+  REQUIRE(id_of(py[1][0]) == 3);
+  REQUIRE(hop_of(py[1][0], 0) == 1);  // still one hop in X
+  REQUIRE(hop_of(py[1][0], 1) == 0);
+  REQUIRE((py[1][0] >> 24 & 0xff) == 1);
+}
+
+TEST_CASE("rtr_router ADBR: the selection prefers the output with more free slots", "[rtr_router][adbr]") {
+  RouterTb<Vrtr_router_2d_adbr_b3> tb(2, 3, false);
+  tb.hold_credits(kXp);
+  tb.send(tb.nn, packet(1, 4, 0));  // X+ now has 2 free slots, Y+ 3
+  tb.run(20);
+  tb.send(tb.nn, packet(2, 1, 3));  // fewer hops in X (preferred on a tie) but Y+ has more slots
+  tb.run(20);
+  REQUIRE(tb.packets(kYp).size() == 1);
+  REQUIRE(id_of(tb.packets(kYp)[0][0]) == 2);
+  tb.return_credit(kXp);            // X+ 3 free again, Y+ 3 (its credit came back)
+  tb.hold_credits(kYp);
+  tb.run(20);
+  tb.send(tb.nn, packet(3, 2, 2));  // a tie in credits and in hops: the lower dimension
+  tb.run(20);
+  REQUIRE(tb.packets(kXp).size() == 2);
+  REQUIRE(id_of(tb.packets(kXp)[1][0]) == 3);
+}
+
+TEST_CASE("rtr_router DOR-wormhole: flit credits, a packet may stop on the way", "[rtr_router][wormhole]") {
+  RouterTb<Vrtr_router_2d_dorwh> tb(2, 2, true);
+  tb.hold_credits(kXp);
+  for (unsigned id = 1; id <= 3; ++id) tb.send(tb.nn, packet(id, 2, 0));
+  tb.run(60);
+  REQUIRE(tb.out[kXp].size() == 2 * kFlits);  // 10 flit credits
+  tb.return_credit(kXp, 3);
+  tb.run(20);
+  REQUIRE(tb.out[kXp].size() == 2 * kFlits + 3);  // the third packet stops after 3 flits
+  tb.return_credit(kXp, 2);
+  tb.run(20);
+  auto ps = tb.packets(kXp);
+  REQUIRE(ps.size() == 3);
+  REQUIRE(id_of(ps[2][0]) == 3);
+  REQUIRE(ps[2][4] == body_flit(3, 4));
+}
+
+namespace {
+// Random traffic on every input; credits come back after random delays; the ejection port
+// stalls at random; inputs have random gaps. Checks every packet end to end.
+template <class V>
+void random_traffic(unsigned dims, unsigned bufpkts, bool wormhole, bool dor, const char* name) {
+  std::mt19937_64 rng(hpcnet::tb::seed(name));
+  RouterTb<V> tb(dims, bufpkts, wormhole);
+  const unsigned np = tb.nn + 1;
+  struct Sent {
+    unsigned in;
+    std::vector<std::uint64_t> pkt;
+  };
+  std::map<unsigned, Sent> sent;
+  std::map<std::pair<unsigned, unsigned>, std::vector<unsigned>> order;  // (in, out) -> ids
+  unsigned next_id = 1;
+  for (unsigned p = 0; p < np; ++p) tb.ingap[p] = rng() % 2;
+  for (unsigned o = 0; o < tb.nn; ++o) tb.auto_credits(o, int(rng() % 6));
+  auto gap = [&] { return rng() % 3 == 0; };
+  for (int c = 0; c < 20000; ++c) {
+    for (unsigned p = 0; p < np; ++p) {
+      if (tb.inq[p].size() >= 3 || rng() % 16) continue;
+      // a route consistent with the input: a packet travelling in direction p has no hops
+      // left in the opposite direction of p's dimension (minimal routing)
+      int hop[3] = {0, 0, 0};
+      for (unsigned d = 0; d < dims; ++d) hop[d] = int(rng() % 7) - 3;
+      if (p < tb.nn) {
+        unsigned d = p / 2;
+        hop[d] = (p % 2 == 0) ? std::abs(hop[d]) : -std::abs(hop[d]);
+        if (dor)  // dimension order: the lower dimensions are done
+          for (unsigned e = 0; e < d; ++e) hop[e] = 0;
+      }
+      auto pk = packet(next_id, hop[0], hop[1], hop[2]);
+      sent[next_id] = {p, pk};
+      tb.send(p, pk);
+      ++next_id;
+    }
+    tb.ej_ready = rng() % 4 != 0;
+    tb.cycle(gap);
+  }
+  for (unsigned p = 0; p < np; ++p) tb.ingap[p] = false;
+  tb.ej_ready = true;
+  run_until_idle(tb, 5000);
+  // every packet out exactly once, on a productive port, updated and intact
+  std::set<unsigned> seen;
+  for (unsigned o = 0; o < np; ++o) {
+    REQUIRE(tb.out[o].size() % kFlits == 0);
+    for (auto& pk : tb.packets(o)) {
+      unsigned id = id_of(pk[0]);
+      INFO("packet " << id << " on output " << o);
+      REQUIRE(sent.count(id) == 1);
+      REQUIRE(seen.insert(id).second);
+      const auto& s = sent[id];
+      for (unsigned i = 1; i < kFlits; ++i) REQUIRE(pk[i] == s.pkt[i]);
+      int h0[3], h1[3];
+      for (unsigned d = 0; d < 3; ++d) {
+        h0[d] = hop_of(s.pkt[0], d);
+        h1[d] = hop_of(pk[0], d);
+      }
+      if (o == tb.nn) {
+        for (unsigned d = 0; d < dims; ++d) REQUIRE(h0[d] == 0);
+        REQUIRE(pk[0] == s.pkt[0]);
+      } else {
+        unsigned d = o / 2;
+        int step = (o % 2 == 0) ? 1 : -1;
+        REQUIRE(h0[d] * step > 0);  // productive
+        if (dor)
+          for (unsigned e = 0; e < d; ++e) REQUIRE(h0[e] == 0);
+        for (unsigned e = 0; e < 3; ++e) REQUIRE(h1[e] == h0[e] - (e == d ? step : 0));
+        REQUIRE((pk[0] >> 24 & 0xff) == 1);
+        REQUIRE((pk[0] >> 32) == id);
+      }
+      order[{s.in, o}].push_back(id);
+    }
+  }
+  REQUIRE(seen.size() == sent.size());
+  if (dor)
+    for (auto& [k, ids] : order)
+      for (size_t i = 1; i < ids.size(); ++i) REQUIRE(ids[i - 1] < ids[i]);
+}
+}  // namespace
+
+TEST_CASE("rtr_router random traffic: 2-D ADBR", "[rtr_router][random]") {
+  random_traffic<Vrtr_router_2d_adbr>(2, 2, false, false, "rtr_router 2d adbr");
+}
+TEST_CASE("rtr_router random traffic: 2-D ADBR, 3 slots", "[rtr_router][random]") {
+  random_traffic<Vrtr_router_2d_adbr_b3>(2, 3, false, false, "rtr_router 2d adbr b3");
+}
+TEST_CASE("rtr_router random traffic: 2-D DOR-VCT (order per input and output)", "[rtr_router][random]") {
+  random_traffic<Vrtr_router_2d_dorvct>(2, 2, false, true, "rtr_router 2d dorvct");
+}
+TEST_CASE("rtr_router random traffic: 2-D DOR-wormhole", "[rtr_router][random]") {
+  random_traffic<Vrtr_router_2d_dorwh>(2, 2, true, true, "rtr_router 2d dorwh");
+}
+TEST_CASE("rtr_router random traffic: 3-D ADBR", "[rtr_router][random]") {
+  random_traffic<Vrtr_router_3d_adbr>(3, 3, false, false, "rtr_router 3d adbr");
+}
