@@ -94,14 +94,15 @@ class Bench {
   NetSimBase* net(const MeshShape& shape, NetMode m, unsigned buf) {
     const NetModelInfo* info = find_net(shape, m, buf);
     if (!info) return nullptr;
-    auto& slot = nets_[info->spec.model];
-    if (!slot) slot = info->make(info->spec, trace_from_env());
+    const NetSpec spec = net_spec(*info, buf);
+    auto& slot = nets_[spec.model + "/" + std::to_string(spec.buf_pkts)];
+    if (!slot) slot = info->make(spec, trace_from_env());
     return slot.get();
   }
   NetSimBase& need(NetMode m, unsigned buf = 0) {
     if (NetSimBase* n = net(shape_, m, buf)) return *n;
     throw std::invalid_argument(fmt::format("no {} {} mesh model{} is built; built: {}", shape_.name(), mode_name(m),
-                                            buf ? fmt::format(" with {}-packet buffers", buf) : "", net_model_list()));
+                                            buf ? fmt::format(" that runs {}-packet buffers", buf) : "", net_model_list()));
   }
   unsigned default_buf(NetMode m) { return need(m).spec().buf_pkts; }
 
@@ -582,7 +583,8 @@ std::unique_ptr<NetCommand> add_net_command(CLI::App& app) {
 
 int NetCommand::run() {
   if (list_models) {
-    for (const auto& m : sim::net_models()) fmt::print("{:28} {}\n", m.spec.model, m.spec.label());
+    for (const auto& m : sim::net_models())
+      fmt::print("{:28} {} (buffers {}..{} packets)\n", m.spec.model, m.spec.label(), m.spec.min_buf(), m.spec.buf_max);
     return 0;
   }
   opts.modes.clear();

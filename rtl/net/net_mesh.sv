@@ -26,6 +26,7 @@ module net_mesh #(
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
+  input  logic [rtr_pkg::BufW-1:0] buf_pkts_i,  // buffer depth in use (packets), read during reset
   input  logic [Nodes-1:0]       inj_valid_i,
   output logic [Nodes-1:0]       inj_ready_o,
   input  logic [Nodes*FlitW-1:0] inj_data_i,
@@ -37,6 +38,9 @@ module net_mesh #(
   if (K0 < 1 || K1 < 1 || K2 < 1 || K0 > 128 || K1 > 128 || K2 > 128) begin : gen_err_k
     $error("net_mesh: every radix must be 1..128 (8-bit signed hop counts)");
   end
+  if (K0 + K1 + K2 - 3 > 255) begin : gen_err_diameter
+    $error("net_mesh: the diameter K0+K1+K2-3 must be <= 255 (8-bit hop counter in the head flit)");
+  end
 
   // The whole network is one block of mesh-connected routers (rtr_router describes the routers
   // once and loops over them: one copy of the router's code in the Verilated model, whatever the
@@ -47,7 +51,7 @@ module net_mesh #(
     .Dims(Dims), .K0(K0), .K1(K1), .K2(K2), .BufPkts(BufPkts), .PktFlits(PktFlits),
     .FlitW(FlitW), .Mode(Mode), .Sel(Sel), .Ext(1'b0)
   ) u_net (
-    .clk_i, .rst_ni,
+    .clk_i, .rst_ni, .buf_pkts_i,
     .in_valid_i ('0),
     .in_data_i  ('0),
     .in_cred_o  (),

@@ -1,4 +1,8 @@
-# Bubble-flow router (rtl/router) and mesh networks (rtl/net) driven from C++.
+# Bubble-flow router (rtl/router) and mesh networks (rtl/net) driven from C++. Every model here
+# costs compile time in CI (about 3 s for a single 2-D router, 12 s for a 3-D one or a 4x4 mesh,
+# 21 s for 8x8, 26 s for 4x4x4, 55 s for 16x16, measured on the CI machines): list only what a
+# test or the `hpcnet net` benchmark uses. The buffer depth is a run-time input (buf_pkts_i, up to
+# the BufPkts a model is built with), so one model serves every depth up to its BufPkts.
 set(RTR_RTL
   ${HPCNET_RTL}/router/rtr_pkg.sv
   ${HPCNET_RTL}/router/rtr_route.sv
@@ -7,8 +11,7 @@ set(RTR_RTL
 
 # Unit-level models (tb/router): the route computation (2-D ADBR and DOR, 3-D ADBR; credits of
 # 3 bits), the allocator of a 2-D router, and single routers (K0 = K1 = K2 = 1, boundary ports
-# external; 64-bit flits): 2-D in each mode with 2-packet buffers, 2-D ADBR with 3 (DAMQ tests),
-# 3-D ADBR with 3.
+# external; 64-bit flits; BufPkts is the largest depth the tests run).
 foreach(v "2d_adbr;2;0" "2d_dor;2;1" "3d_adbr;3;0")
   list(GET v 0 n)
   list(GET v 1 d)
@@ -17,7 +20,7 @@ foreach(v "2d_adbr;2;0" "2d_dor;2;1" "3d_adbr;3;0")
                ARGS -GDims=${d} -GMode=${m} -GCredW=3)
 endforeach()
 hpcnet_model(PREFIX Vrtr_alloc TOP rtr_alloc SOURCES ${RTR_RTL} ARGS -GNI=5)
-foreach(v "2d_adbr;2;0;2" "2d_adbr_b3;2;0;3" "2d_dorvct;2;1;2" "2d_dorwh;2;2;2" "3d_adbr;3;0;3")
+foreach(v "2d_adbr;2;0;3" "2d_dorvct;2;1;2" "2d_dorwh;2;2;3" "3d_adbr;3;0;3")
   list(GET v 0 n)
   list(GET v 1 d)
   list(GET v 2 m)
@@ -26,37 +29,43 @@ foreach(v "2d_adbr;2;0;2" "2d_adbr_b3;2;0;3" "2d_dorvct;2;1;2" "2d_dorwh;2;2;2" 
                ARGS -GDims=${d} -GMode=${m} -GBufPkts=${b} -GFlitW=64)
 endforeach()
 
-# Mesh networks: Vnet_mesh_<K0>x<K1>[x<K2>]_<adbr|dorvct|dorwh>[_b<BufPkts>]; default BufPkts 2,
-# except 3-D ADBR: 3, the DBFC minimum. --unroll-count 8: the loops over the routers stay loops
-# (one copy of the router's code; only the small loops over ports and slots are unrolled).
-# --trace-max-array 256: the link registers of up to 64 routers are traced.
+# Mesh networks: Vnet_mesh_<K0>x<K1>[x<K2>]_<adbr|dorvct|dorwh>, built with BufPkts = buf (the
+# largest run-time depth; sim/net_models.cmake reads it from the -G arguments).
+# --unroll-count 8: the loops over the routers stay loops (one copy of the router's code; only
+# the small loops over ports and slots are unrolled). --trace-max-array: arrays up to that size
+# are traced element by element (per-router state of meshes up to 64 routers; none for 16x16,
+# whose trace code would double its compile time).
 function(rtr_mesh_model name k0 k1 k2 mode buf)
   if(k2 GREATER 1)
     set(dims 3)
   else()
     set(dims 2)
   endif()
+  math(EXPR nodes "${k0} * ${k1} * ${k2}")
+  if(nodes GREATER 64)
+    set(tma 64)
+  else()
+    set(tma 256)
+  endif()
   hpcnet_model(PREFIX Vnet_mesh_${name} TOP net_mesh
                SOURCES ${RTR_RTL} ${HPCNET_RTL}/net/net_mesh.sv
-               ARGS --unroll-count 8 --trace-max-array 256 -GDims=${dims} -GK0=${k0} -GK1=${k1} -GK2=${k2}
-                    -GMode=${mode} -GBufPkts=${buf})
+               ARGS --unroll-count 8 --trace-max-array ${tma} -GDims=${dims} -GK0=${k0} -GK1=${k1}
+                    -GK2=${k2} -GMode=${mode} -GBufPkts=${buf})
 endfunction()
+# Network tests (tb/net): all-to-all on 2x2, 4x4, 3x3x3 in every mode (run at depth 2, 3 for
+# 3-D ADBR; BufPkts 3 so that a depth below the build maximum is exercised too); saturated
+# traffic on 8x8 and 4x4x4 ADBR at the DBFC minimum (2 and 3).
 foreach(mv "adbr;0" "dorvct;1" "dorwh;2")
   list(GET mv 0 mn)
   list(GET mv 1 m)
-  rtr_mesh_model(2x2_${mn} 2 2 1 ${m} 2)
-  rtr_mesh_model(4x4_${mn} 4 4 1 ${m} 2)
-  rtr_mesh_model(8x8_${mn} 8 8 1 ${m} 2)
-  if(m EQUAL 0)
-    rtr_mesh_model(3x3x3_${mn} 3 3 3 ${m} 3)
-  else()
-    rtr_mesh_model(3x3x3_${mn} 3 3 3 ${m} 2)
-  endif()
+  rtr_mesh_model(2x2_${mn} 2 2 1 ${m} 3)
+  rtr_mesh_model(4x4_${mn} 4 4 1 ${m} 3)
+  rtr_mesh_model(3x3x3_${mn} 3 3 3 ${m} 3)
 endforeach()
 rtr_mesh_model(4x4x4_adbr 4 4 4 0 3)
+# Benchmark (`hpcnet net`, bench/net_bench.cpp): 8x8 in every mode, the buffer sweep (2, 3, 4, 6
+# packets) in ADBR and DOR-VCT, the simulation speed of 8x8 and 16x16 ADBR at depth 2.
+rtr_mesh_model(8x8_adbr 8 8 1 0 6)
+rtr_mesh_model(8x8_dorvct 8 8 1 1 6)
+rtr_mesh_model(8x8_dorwh 8 8 1 2 2)
 rtr_mesh_model(16x16_adbr 16 16 1 0 2)
-rtr_mesh_model(16x16_dorvct 16 16 1 1 2)
-foreach(b 3 4 6)
-  rtr_mesh_model(8x8_adbr_b${b} 8 8 1 0 ${b})
-  rtr_mesh_model(8x8_dorvct_b${b} 8 8 1 1 ${b})
-endforeach()

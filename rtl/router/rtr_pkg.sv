@@ -18,6 +18,7 @@ package rtr_pkg;
   localparam int RouteW   = 24;  // route field: three signed 8-bit hop counts
   localparam int MaxP     = 7;   // ports of a 3-D router (6 network + local)
   localparam int MaxS     = 8;   // DAMQ slots per input (BufPkts <= 8)
+  localparam int BufW     = 4;   // the run-time buffer depth input buf_pkts_i (0..15)
   localparam int CredBits = 8;   // credit counters as passed to route_sel
   localparam int MaxInfoW = 11;
 

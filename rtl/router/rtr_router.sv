@@ -78,12 +78,14 @@ module rtr_router #(
   localparam int CredW   = $clog2(CredMax + 1),
   localparam int InfoW   = 2 * Dims + 5,
   localparam int AddrW   = $clog2(NR * NP * Depth),
-  localparam int RW      = (NR > 1) ? $clog2(NR) : 1
+  localparam int RW      = (NR > 1) ? $clog2(NR) : 1,
+  localparam int BufMin  = (Mode == 0) ? Dims : 1     // smallest run-time depth (DBFC in ADBR)
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
+  // input buffer depth in use, in packets (1..BufPkts; ADBR: >= Dims); read only during reset
+  input  logic [rtr_pkg::BufW-1:0] buf_pkts_i,
   // boundary network ports (router r, port p at r*NN + p; Ext = 1)
-  /* verilator lint_off UNUSEDSIGNAL */  // with Ext = 0, or for ports inside the block
   input  logic [NR*NN-1:0]       in_valid_i,
   input  logic [NR*NN*FlitW-1:0] in_data_i,
   output logic [NR*NN-1:0]       in_cred_o,
@@ -91,7 +93,6 @@ module rtr_router #(
   output logic [NR*NN*FlitW-1:0] out_data_o,
   input  logic [NR*NN-1:0]       out_cred_i,
   input  logic [NR*NN-1:0]       out_en_i,     // a neighbour is connected to that output
-  /* verilator lint_on UNUSEDSIGNAL */
   // injection (valid/ready), one per router
   input  logic [NR-1:0]          inj_valid_i,
   output logic [NR-1:0]          inj_ready_o,
@@ -124,6 +125,9 @@ module rtr_router #(
   if (Dims == 2 && K2 != 1) begin : gen_err_k2
     $error("rtr_router: a 2-D block needs K2 = 1");
   end
+  if (K0 < 1 || K1 < 1 || K2 < 1 || K0 > 128 || K1 > 128 || K2 > 128 || K0 + K1 + K2 - 3 > 255) begin : gen_err_k
+    $error("rtr_router: radices must be 1..128 (8-bit signed hop counts) and K0+K1+K2-3 <= 255 (8-bit hop counter)");
+  end
 
   // ---------------------------------------------------------------- topology (constants)
   // Node-id step of port p's dimension; whether input p of router r has a sender inside the
@@ -153,46 +157,50 @@ module rtr_router #(
   end
 
   // ---------------------------------------------------------------- state (per router r)
-  logic [FlitW-1:0]        mem_q   [NR*NP*Depth];  // input buffers: (r*NP + p)*Depth + entry
-  logic [FlitW-1:0]        odata_q [NR*NN];        // link registers: r*NN + o
-  logic [NN-1:0]           inbox_q  [NR];          // a flit arrives on input p (link valid)
-  logic [NN-1:0]           crbox_q  [NR];          // a credit comes back to output o
-  logic [NN-1:0]           extv_q   [NR];          // boundary outputs: link valid (Ext)
-  logic [NN-1:0]           extc_q   [NR];          // boundary inputs: credit pulse (Ext)
+  // Marked public_flat_rd: read by the C++ harness to dump the blocked buffers when its watchdog
+  // fires (NetSim, docs/net_sim.md); read-only, no effect on the logic.
+  logic [FlitW-1:0]       mem_q    [NR*NP*Depth] /*verilator public_flat_rd*/; // input buffers: (r*NP + p)*Depth + entry
+  logic [FlitW-1:0]       odata_q  [NR*NN];       // link registers: r*NN + o
+  logic [NN-1:0]          inbox_q  [NR];          // a flit arrives on input p (link valid)
+  logic [NN-1:0]          crbox_q  [NR];          // a credit comes back to output o
+  logic [NN-1:0]          extv_q   [NR];          // boundary outputs: link valid (Ext)
+  logic [NN-1:0]          extc_q   [NR];          // boundary inputs: credit pulse (Ext)
   // read side of the inputs
-  logic [NP-1:0]           busy_q   [NR];          // a packet is being sent
-  logic [NP-1:0]           head_q   [NR];          // the read position is the head
-  logic [NP-1:0]           last_q   [NR];          // the read position is the tail
-  logic [NP*PosW-1:0]      rpos_q   [NR];
+  logic [NP-1:0]          busy_q   [NR] /*verilator public_flat_rd*/; // a packet is being sent
+  logic [NP-1:0]          head_q   [NR];          // the read position is the head
+  logic [NP-1:0]          last_q   [NR];          // the read position is the tail
+  logic [NP*PosW-1:0]     rpos_q   [NR] /*verilator public_flat_rd*/;
   // write side of the inputs
-  logic [NP-1:0]           wmid_q   [NR];          // a packet is being written (head in)
-  logic [NP*PosW-1:0]      wpos_q   [NR];          // next flit position to write
-  /* verilator lint_off UNUSEDSIGNAL */  // one of the two buffer organizations is used
+  logic [NP-1:0]          wmid_q   [NR];          // a packet is being written (head in)
+  logic [NP*PosW-1:0]     wpos_q   [NR];          // next flit position to write
   // VCT: DAMQ slots
-  logic [NP*NS-1:0]        occ_q    [NR];          // slot holds a packet (head in .. tail out)
-  logic [NP*NS-1:0]        wait_q   [NR];          // its head is here and it has no grant yet
-  logic [NP*NS*NS-1:0]     older_q  [NR];          // [(p*NS+s)*NS + t]: t arrived before s
-  logic [NP*SlotW-1:0]     wslot_q  [NR];
-  logic [NP*SlotW-1:0]     rslot_q  [NR];
-  logic [NP*NS*InfoW-1:0]  info_q   [NR];          // decoded routes of the slots
+  logic [NP*NS-1:0]       occ_q    [NR] /*verilator public_flat_rd*/; // slot holds a packet (head in .. tail out)
+  logic [NP*NS-1:0]       wait_q   [NR] /*verilator public_flat_rd*/; // its head is here and it has no grant yet
+  logic [NP*NS*NS-1:0]    older_q  [NR];          // [(p*NS+s)*NS + t]: t arrived before s
+  logic [NP*SlotW-1:0]    wslot_q  [NR];
+  logic [NP*SlotW-1:0]    rslot_q  [NR] /*verilator public_flat_rd*/;
+  logic [NP*NS*InfoW-1:0] info_q   [NR] /*verilator public_flat_rd*/; // decoded routes of the slots
   // wormhole: FIFOs
-  logic [NP*IdxW-1:0]      wptr_q   [NR];
-  logic [NP*IdxW-1:0]      rptr_q   [NR];
-  logic [NP*CntW-1:0]      cnt_q    [NR];
-  logic [NP-1:0]           ne_q     [NR];          // cnt != 0
-  logic [InfoW-1:0]        infow_q  [NR*NP*Depth]; // decoded route of the head at each entry
-  /* verilator lint_on UNUSEDSIGNAL */
+  logic [NP*IdxW-1:0]     wptr_q   [NR];
+  logic [NP*IdxW-1:0]     rptr_q   [NR] /*verilator public_flat_rd*/;
+  logic [NP*CntW-1:0]     cnt_q    [NR] /*verilator public_flat_rd*/;
+  logic [NP-1:0]          ne_q     [NR];          // cnt != 0
+  logic [InfoW-1:0]       infow_q  [NR*NP*Depth]; // decoded route of the head at each entry
   // outputs
-  logic [NP-1:0]           conn_q   [NR];          // output carries a packet ...
-  logic [NP*InW-1:0]       cin_q    [NR];          // ... from this input
-  logic [NP*NP-1:0]        oport_q  [NR];          // input's connected output (one-hot)
-  logic [NN*CredW-1:0]     credit_q [NR];          // free slots / entries downstream
-  logic [2:0]              ptr_q    [NR];          // allocator priority
-  logic [NR-1:0]           skv_q;                  // ejection skid register valid
-  logic [NR-1:0]           cpend_q;                // a packet is being sent or waits (decide)
-  logic [NR-1:0]           apend_q;                // inbox or credit box not empty (pass A)
-  logic [FlitW-1:0]        skd_q    [NR];
-  logic [31:0]             moved_q;
+  logic [NP-1:0]          conn_q   [NR] /*verilator public_flat_rd*/; // output carries a packet ...
+  logic [NP*InW-1:0]      cin_q    [NR] /*verilator public_flat_rd*/; // ... from this input
+  logic [NP*NP-1:0]       oport_q  [NR];          // input's connected output (one-hot)
+  logic [NN*CredW-1:0]    credit_q [NR] /*verilator public_flat_rd*/; // free slots / entries downstream
+  logic [2:0]             ptr_q    [NR];          // allocator priority
+  logic [NR-1:0]          skv_q /*verilator public_flat_rd*/; // ejection skid register valid
+  logic [NR-1:0]          cpend_q;                // a packet is being sent or waits (decide)
+  logic [NR-1:0]          apend_q;                // inbox or credit box not empty (pass A)
+  logic [FlitW-1:0]       skd_q    [NR];
+  logic [31:0]            moved_q;
+  // run-time buffer depth (buf_pkts_i, clamped to BufMin..BufPkts, taken during reset)
+  logic [NS-1:0]          slots_q;                // VCT: the slots in use (the lowest buf_pkts)
+  logic [CredW-1:0]       credlim_q /*verilator public_flat_rd*/; // credits per output after reset: free slots
+                                                  // (VCT), free flit entries (wormhole)
 
   // ---------------------------------------------------------------- decisions (combinational)
   // Per router, from the state before the clock edge: the flits moved and the grants. Only
@@ -378,14 +386,15 @@ module rtr_router #(
     expand_req = '0;
     for (int i = 0; i < NP; i++) expand_req[i*7 +: NP] = q[i*NP +: NP];
   endfunction
-  // The injection port of router r has room for a flit (a free slot or a packet being written;
-  // a free FIFO entry).
+  // The injection port of router r has room for a flit: a packet is being written or one of the
+  // slots in use is free (VCT); a FIFO entry within the run-time depth is free (wormhole).
   /* verilator lint_off UNUSEDSIGNAL */  // the injection port's fields only
   function automatic logic inj_room(input logic [NP-1:0] wmid, input logic [NP*NS-1:0] occ,
-                                    input logic [NP*CntW-1:0] cnt);
+                                    input logic [NP*CntW-1:0] cnt, input logic [NS-1:0] slots,
+                                    input logic [CredW-1:0] lim);
   /* verilator lint_on UNUSEDSIGNAL */
-    if (Mode == 2) inj_room = cnt[NN*CntW +: CntW] != CntW'(Depth);
-    else           inj_room = wmid[NN] || occ[NN*NS +: NS] != '1;
+    if (Mode == 2) inj_room = cnt[NN*CntW +: CntW] != CntW'(lim);
+    else           inj_room = wmid[NN] || (~occ[NN*NS +: NS] & slots) != '0;
   endfunction
 
   // ---------------------------------------------------------------- state updates
@@ -403,13 +412,13 @@ module rtr_router #(
   logic [31:0]           moved;
   logic [RW-1:0]         nb;  // a neighbour
   logic [NR-1:0]         amask, bmask;  // routers visited by passes A and B
+  logic [31:0]           bufn;          // run-time buffer depth (reset)
 `ifndef SYNTHESIS
   logic [NR-1:0]         inj_wait_q;   // injection valid and not ready last cycle
   logic [FlitW-1:0]      inj_prev_q [NR];
 `endif
 
   /* verilator lint_off BLKSEQ */
-  /* verilator lint_off MULTIDRIVEN */
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       for (int r = 0; r < NR; r++) begin
@@ -437,8 +446,21 @@ module rtr_router #(
         cin_q[r]    = '0;
         oport_q[r]  = '0;
         ptr_q[r]    = '0;
-        for (int o = 0; o < NN; o++) credit_q[r][o*CredW +: CredW] = CredW'(CredMax);
       end
+      // run-time buffer depth: clamped to BufMin..BufPkts (a_buf_pkts reports a value outside)
+      bufn = (32'(buf_pkts_i) < 32'(BufMin)) ? 32'(BufMin)
+           : (32'(buf_pkts_i) > 32'(BufPkts)) ? 32'(BufPkts) : 32'(buf_pkts_i);
+      credlim_q = CredW'((Mode == 2) ? bufn * 32'(P) : bufn);
+      slots_q   = '0;
+      for (int s = 0; s < NS; s++) slots_q[s] = (Mode == 2) || 32'(s) < bufn;
+      for (int r = 0; r < NR; r++) begin
+        for (int o = 0; o < NN; o++) credit_q[r][o*CredW +: CredW] = credlim_q;
+      end
+`ifndef SYNTHESIS
+      a_buf_pkts: assert (32'(buf_pkts_i) >= 32'(BufMin) && 32'(buf_pkts_i) <= 32'(BufPkts))
+        else $error("rtr_router: buf_pkts_i = %0d outside %0d..%0d (BufPkts = %0d%s)", buf_pkts_i, BufMin,
+                    BufPkts, BufPkts, (Mode == 0) ? "; ADBR: DBFC needs at least Dims packets" : "");
+`endif
       skv_q       = '0;
       cpend_q     = '0;
       apend_q     = '0;
@@ -476,7 +498,7 @@ module rtr_router #(
             if (back[o]) begin
 `ifndef SYNTHESIS
               // credits never exceed the downstream buffer
-              a_cred_max: assert (credit_q[r][o*CredW +: CredW] != CredW'(CredMax))
+              a_cred_max: assert (credit_q[r][o*CredW +: CredW] != credlim_q)
                 else $error("rtr_router %0d: output %0d credit overflow", r, o);
 `endif
               credit_q[r][o*CredW +: CredW] = credit_q[r][o*CredW +: CredW] + CredW'(1);
@@ -490,8 +512,8 @@ module rtr_router #(
 `ifndef SYNTHESIS
               // no overflow: a network input takes a flit only with room (credits)
               if (p < NN) begin
-                a_no_overflow: assert ((Mode == 2) ? (cnt_q[r][p*CntW +: CntW] != CntW'(Depth))
-                                                   : (wmid_q[r][p] || occ_q[r][p*NS +: NS] != '1))
+                a_no_overflow: assert ((Mode == 2) ? (cnt_q[r][p*CntW +: CntW] != CntW'(credlim_q))
+                                                   : (wmid_q[r][p] || (occ_q[r][p*NS +: NS] & slots_q) != slots_q))
                   else $error("rtr_router %0d: input %0d overflows", r, p);
               end
 `endif
@@ -543,7 +565,7 @@ module rtr_router #(
             end
           end
           inbox_q[r] = '0;
-          inj_ready_o[r] = inj_room(wmid_q[r], occ_q[r], cnt_q[r]);
+          inj_ready_o[r] = inj_room(wmid_q[r], occ_q[r], cnt_q[r], slots_q, credlim_q);
           cpend_q[r] = 1'b1;  // a flit was written: a packet may wait
         end
        end
@@ -629,7 +651,7 @@ module rtr_router #(
                 last_q[r][p] = (P == 1);
               end
             end
-            if (credn[NN]) inj_ready_o[r] = inj_room(wmid_q[r], occ_q[r], cnt_q[r]);
+            if (credn[NN]) inj_ready_o[r] = inj_room(wmid_q[r], occ_q[r], cnt_q[r], slots_q, credlim_q);
           end
           // credit pulses to the upstream routers (credit box) or the boundary
           extc_q[r] = '0;

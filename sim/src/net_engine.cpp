@@ -92,6 +92,8 @@ void NetEngine::configure(const NetRunConfig& rc) {
   gen_on_ = load_ > 0;
   now_ = created_ = 0;
   progress_ = last_progress_ = last_change_ = 0;
+  last_move_ = 0;
+  has_moves_ = false;
   win_begin_ = rc.warmup;
   win_end_ = rc.warmup + rc.measure;
   checker_.reset();
@@ -221,8 +223,15 @@ void NetEngine::end_cycle() {
     last_progress_ = progress_;
     last_change_ = now_;
   } else if (watchdog_ && now_ - last_change_ >= watchdog_) {
-    stall(fmt::format("no flit injected or ejected for {} cycles with {} packets outstanding (deadlock?)",
-                      now_ - last_change_, outstanding()));
+    // moved() in cycle c sets last_move_ = c; progress in cycle c sets last_change_ = c + 1
+    const std::string inside =
+        !has_moves_ ? std::string("deadlock?")
+        : last_move_ < last_change_
+            ? std::string("no flit moved inside the network either: deadlock")
+            : fmt::format("flits still move inside the network, the last {} cycles ago: livelock or starvation",
+                          now_ - 1 - last_move_);
+    stall(fmt::format("no flit injected or ejected for {} cycles with {} packets outstanding ({})", now_ - last_change_,
+                      outstanding(), inside));
   }
   if (max_age_ && (now_ & 4095) == 0 && checker_.in_flight()) {
     const uint64_t oldest = checker_.oldest_injection();
@@ -252,6 +261,7 @@ std::string NetEngine::dump() const {
   }
   out += fmt::format("source queues not empty: {} of {} nodes\n", busy, nodes_) + q;
   out += checker_.dump(now_);
+  if (state_dump_) out += state_dump_();
   return out;
 }
 

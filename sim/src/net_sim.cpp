@@ -100,22 +100,30 @@ std::string strip_prefix(const std::string& m) {
 
 std::string net_model_list() {
   std::string s;
-  for (const auto& m : net_models()) s += fmt::format("{}{} ({})", s.empty() ? "" : ", ", m.spec.model, m.spec.label());
+  for (const auto& m : net_models())
+    s += fmt::format("{}{} ({}, buffers up to {})", s.empty() ? "" : ", ", m.spec.model, m.spec.label(), m.spec.buf_max);
   return s.empty() ? "none (rtl/router/models.cmake declares none)" : s;
 }
 
 std::unique_ptr<NetSimBase> make_net(const std::string& model, TraceWindow trace) {
+  return make_net(model, 0, std::move(trace));
+}
+
+std::unique_ptr<NetSimBase> make_net(const std::string& model, unsigned buf_pkts, TraceWindow trace) {
   for (const auto& m : net_models())
-    if (m.spec.model == model || strip_prefix(m.spec.model) == strip_prefix(model)) return m.make(m.spec, std::move(trace));
+    if (m.spec.model == model || strip_prefix(m.spec.model) == strip_prefix(model))
+      return m.make(net_spec(m, buf_pkts), std::move(trace));
   throw std::invalid_argument(fmt::format("no mesh model '{}' is built; built: {}", model, net_model_list()));
 }
+
+NetSpec net_spec(const NetModelInfo& m, unsigned buf_pkts) { return buf_pkts ? m.spec.with_buf(buf_pkts) : m.spec; }
 
 const NetModelInfo* find_net(const MeshShape& shape, NetMode mode, unsigned buf_pkts) {
   const NetModelInfo* best = nullptr;
   for (const auto& m : net_models()) {
     if (!(m.spec.shape == shape) || m.spec.mode != mode) continue;
-    if (buf_pkts && m.spec.buf_pkts != buf_pkts) continue;
-    if (!best || m.spec.buf_pkts < best->spec.buf_pkts) best = &m;
+    if (!net_spec(m, buf_pkts).buf_error().empty()) continue;
+    if (!best || m.spec.buf_max < best->spec.buf_max) best = &m;
   }
   return best;
 }
@@ -124,9 +132,9 @@ std::unique_ptr<NetSimBase> make_net(const MeshShape& shape, NetMode mode, unsig
   const NetModelInfo* m = find_net(shape, mode, buf_pkts);
   if (!m)
     throw std::invalid_argument(fmt::format("no {} {} mesh model{} is built; built: {}", shape.name(), mode_name(mode),
-                                            buf_pkts ? fmt::format(" with {}-packet buffers", buf_pkts) : "",
+                                            buf_pkts ? fmt::format(" that runs {}-packet buffers", buf_pkts) : "",
                                             net_model_list()));
-  return m->make(m->spec, std::move(trace));
+  return m->make(net_spec(*m, buf_pkts), std::move(trace));
 }
 
 }  // namespace hpcnet::sim

@@ -54,6 +54,20 @@ NetMode parse_mode(const std::string& text) {
 
 std::string NetSpec::label() const { return fmt::format("{} {} b{}", shape.name(), mode_name(mode), buf_pkts); }
 
+std::string NetSpec::buf_error() const {
+  if (buf_pkts > buf_max)
+    return fmt::format("{}: buffer depth {} packets above the model's maximum {} (BufPkts of {}; build a model "
+                       "with a larger BufPkts in rtl/router/models.cmake)",
+                       label(), buf_pkts, buf_max, model);
+  if (buf_pkts < min_buf())
+    return mode == NetMode::adbr
+               ? fmt::format("{}: buffer depth {} packets below the DBFC minimum {} (ADBR in {} dimensions needs input "
+                             "buffers of at least {} packets)",
+                             label(), buf_pkts, min_buf(), shape.dims, shape.dims)
+               : fmt::format("{}: buffer depth {} packets: at least 1 needed", label(), buf_pkts);
+  return {};
+}
+
 const char* pattern_name(Pattern p) {
   switch (p) {
     case Pattern::uniform: return "uniform";

@@ -1,5 +1,6 @@
 // rtr_tb.hpp: harness of one router (rtr_router with K0 = K1 = K2 = 1: every network port is a
-// boundary port; 64-bit flits): the test plays the upstream routers (it sends a packet's head on a
+// boundary port; 64-bit flits) running input buffers of `bufpkts` packets (buf_pkts_i, at most the
+// model's BufPkts): the test plays the upstream routers (it sends a packet's head on a
 // network input only with a credit for that input, as a router would), the downstream routers
 // (it returns credits for what the router sent, automatically after a delay or when told), the
 // injecting node and the ejecting node. Every flit leaving the router is recorded with its cycle.
@@ -94,6 +95,7 @@ class RouterTb {
     m.out_en_i = static_cast<std::remove_reference_t<decltype(m.out_en_i)>>((1u << nn) - 1);
     m.inj_valid_i = 0;
     m.ej_ready_i = 1;
+    m.buf_pkts_i = static_cast<std::remove_reference_t<decltype(m.buf_pkts_i)>>(bufpkts);
     hpcnet::tb::sync_reset(h);
   }
   std::uint64_t now() const { return h.cycles(); }

@@ -1,7 +1,9 @@
 // test_rtr_router: one router (rtr_router, K0 = K1 = K2 = 1) driven through its boundary ports
 // (rtr_tb.hpp): zero-load timing, DAMQ behaviour (a blocked packet does not block a later one,
-// arrival order per output, capacity), DBFC admission, wormhole flit credits, and random traffic
-// in every mode checked end to end (every packet once, on a productive output, route field and
+// arrival order per output, capacity), DBFC admission, wormhole flit credits, the run-time buffer
+// depth (buf_pkts_i below the model's BufPkts: the credits advertised and the slots used; values
+// outside the allowed range rejected by an assertion), and random traffic in every mode checked
+// end to end (every packet once, on a productive output, route field and
 // hop counter updated, payload intact, order per input and output in DOR). RTL assertions
 // (credits, overflow, protocol) throw from the harness.
 #include <catch2/catch.hpp>
@@ -11,10 +13,10 @@
 #include <set>
 
 #include "Vrtr_router_2d_adbr.h"
-#include "Vrtr_router_2d_adbr_b3.h"
 #include "Vrtr_router_2d_dorvct.h"
 #include "Vrtr_router_2d_dorwh.h"
 #include "Vrtr_router_3d_adbr.h"
+#include "hpcnet/sim/errors.hpp"
 #include "hpcnet/tb/seed.hpp"
 #include "rtr_tb.hpp"
 
@@ -91,7 +93,7 @@ TEST_CASE("rtr_router DAMQ: packets to the same output leave in arrival order", 
     for (unsigned n = 0; n < 4; ++n) REQUIRE(id_of(ps[n][0]) == n + 1);
   }
   SECTION("ADBR, 3 slots, two outputs interleaved") {
-    RouterTb<Vrtr_router_2d_adbr_b3> tb(2, 3, false);
+    RouterTb<Vrtr_router_2d_adbr> tb(2, 3, false);
     tb.hold_credits(kXp);
     tb.hold_credits(kYp);
     // x-only and y-only packets alternate in one buffer; each output sees its own in order
@@ -130,7 +132,7 @@ TEST_CASE("rtr_router DAMQ: capacity, the injection port takes BufPkts packets",
     check(tb);
   }
   SECTION("3 slots") {
-    RouterTb<Vrtr_router_2d_adbr_b3> tb(2, 3, false);
+    RouterTb<Vrtr_router_2d_adbr> tb(2, 3, false);
     check(tb);
   }
 }
@@ -161,7 +163,7 @@ TEST_CASE("rtr_router DBFC: a packet with hops in two dimensions needs two free 
 }
 
 TEST_CASE("rtr_router ADBR: the selection prefers the output with more free slots", "[rtr_router][adbr]") {
-  RouterTb<Vrtr_router_2d_adbr_b3> tb(2, 3, false);
+  RouterTb<Vrtr_router_2d_adbr> tb(2, 3, false);
   tb.hold_credits(kXp);
   tb.send(tb.nn, packet(1, 4, 0));  // X+ now has 2 free slots, Y+ 3
   tb.run(20);
@@ -179,7 +181,7 @@ TEST_CASE("rtr_router ADBR: the selection prefers the output with more free slot
 }
 
 TEST_CASE("rtr_router DOR-wormhole: flit credits, a packet may stop on the way", "[rtr_router][wormhole]") {
-  RouterTb<Vrtr_router_2d_dorwh> tb(2, 2, true);
+  RouterTb<Vrtr_router_2d_dorwh> tb(2, 2, true);  // 2 of the model's 3 packets: 10 flit credits
   tb.hold_credits(kXp);
   for (unsigned id = 1; id <= 3; ++id) tb.send(tb.nn, packet(id, 2, 0));
   tb.run(60);
@@ -280,7 +282,7 @@ TEST_CASE("rtr_router random traffic: 2-D ADBR", "[rtr_router][random]") {
   random_traffic<Vrtr_router_2d_adbr>(2, 2, false, false, "rtr_router 2d adbr");
 }
 TEST_CASE("rtr_router random traffic: 2-D ADBR, 3 slots", "[rtr_router][random]") {
-  random_traffic<Vrtr_router_2d_adbr_b3>(2, 3, false, false, "rtr_router 2d adbr b3");
+  random_traffic<Vrtr_router_2d_adbr>(2, 3, false, false, "rtr_router 2d adbr b3");
 }
 TEST_CASE("rtr_router random traffic: 2-D DOR-VCT (order per input and output)", "[rtr_router][random]") {
   random_traffic<Vrtr_router_2d_dorvct>(2, 2, false, true, "rtr_router 2d dorvct");
@@ -290,4 +292,46 @@ TEST_CASE("rtr_router random traffic: 2-D DOR-wormhole", "[rtr_router][random]")
 }
 TEST_CASE("rtr_router random traffic: 3-D ADBR", "[rtr_router][random]") {
   random_traffic<Vrtr_router_3d_adbr>(3, 3, false, false, "rtr_router 3d adbr");
+}
+
+// Vrtr_router_2d_adbr is built with BufPkts = 3, Vrtr_router_2d_dorwh with 3 x 5 flit entries per
+// input. At depth d each network output advertises d packets (d x 5 flits) of credit, and the
+// injection buffer takes d packets (d x 5 flits): with the credits of X+ held, X+ sends d packets
+// and the injection port accepts 2d (d sent, d waiting).
+TEST_CASE("rtr_router run-time buffer depth: credits advertised and slots used", "[rtr_router][depth]") {
+  auto vct = [](unsigned depth) {
+    RouterTb<Vrtr_router_2d_adbr> tb(2, depth, false);
+    tb.hold_credits(kXp);
+    for (unsigned id = 1; id <= 8; ++id) tb.send(tb.nn, packet(id, 1, 0));
+    tb.run(100);
+    REQUIRE(tb.packets(kXp).size() == depth);
+    REQUIRE(tb.out[kXp].size() == depth * kFlits);
+    REQUIRE(tb.inj_accepted == 2 * depth * kFlits);
+  };
+  SECTION("ADBR depth 2 of 3") { vct(2); }
+  SECTION("ADBR depth 3 of 3") { vct(3); }
+  auto wh = [](unsigned depth) {
+    RouterTb<Vrtr_router_2d_dorwh> tb(2, depth, true);
+    tb.hold_credits(kXp);
+    for (unsigned id = 1; id <= 8; ++id) tb.send(tb.nn, packet(id, 1, 0));
+    tb.run(100);
+    REQUIRE(tb.out[kXp].size() == depth * kFlits);
+    REQUIRE(tb.inj_accepted == 2 * depth * kFlits);
+  };
+  SECTION("DOR-wormhole depth 1 of 3") { wh(1); }
+  SECTION("DOR-wormhole depth 2 of 3") { wh(2); }
+  SECTION("DOR-wormhole depth 3 of 3") { wh(3); }
+}
+
+TEST_CASE("rtr_router run-time buffer depth: values outside the range fail an assertion at reset",
+          "[rtr_router][depth]") {
+  using hpcnet::sim::AssertionFailed;
+  // ADBR: Dims (the DBFC minimum) .. BufPkts; DOR: 1 .. BufPkts
+  REQUIRE_THROWS_AS(RouterTb<Vrtr_router_2d_adbr>(2, 1, false), AssertionFailed);
+  REQUIRE_THROWS_AS(RouterTb<Vrtr_router_2d_adbr>(2, 4, false), AssertionFailed);
+  REQUIRE_THROWS_AS(RouterTb<Vrtr_router_3d_adbr>(3, 2, false), AssertionFailed);
+  REQUIRE_THROWS_AS(RouterTb<Vrtr_router_2d_dorvct>(2, 0, false), AssertionFailed);
+  REQUIRE_THROWS_AS(RouterTb<Vrtr_router_2d_dorvct>(2, 3, false), AssertionFailed);
+  REQUIRE_NOTHROW(RouterTb<Vrtr_router_2d_dorvct>(2, 1, false));
+  REQUIRE_NOTHROW(RouterTb<Vrtr_router_3d_adbr>(3, 3, false));
 }

@@ -12,6 +12,7 @@
 //   accepted(n)          for every n with inj_valid && inj_ready
 //   ejected(n, words)    for every n with ej_valid && ej_ready (words = ej_data_o lane n)
 //   clock edge
+//   (moved(count): the network's internal progress counter, when the driver has one)
 //   end_cycle()          cycle count, watchdog
 // Only nodes whose injection port changes appear in changed(); only valid ejection lanes are read.
 //
@@ -24,6 +25,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -116,7 +118,19 @@ class NetEngine {
   unsigned chunks() const { return static_cast<unsigned>(inj_valid_.size()); }  // 64-node words
   void accepted(unsigned n);
   void ejected(unsigned n, const uint32_t* w);
+  // The network's count of flits moved through its crossbars (any value that changes when a flit
+  // moves inside): tells a deadlock (nothing moves) from starvation or livelock in the watchdog's
+  // message. Optional.
+  void moved(uint32_t count) {
+    if (count != moved_) {
+      moved_ = count;
+      last_move_ = now_;
+    }
+    has_moves_ = true;
+  }
   void end_cycle();
+  // The network's own state for the watchdog's message (NetSim: the routers' blocked buffers).
+  void set_state_dump(std::function<std::string()> f) { state_dump_ = std::move(f); }
 
   uint64_t now() const { return now_; }
   uint64_t outstanding() const { return created_ - checker_.delivered_packets(); }  // queued or in flight
@@ -126,7 +140,8 @@ class NetEngine {
   NetChecker& checker() { return checker_; }
   const NetStats& stats() const { return stats_; }
   NetStats& stats() { return stats_; }
-  // Human-readable state: source queues and packets in flight (the watchdog's message).
+  // Human-readable state: source queues, packets in flight and, with a state dump, the network's
+  // buffers (the watchdog's message).
   std::string dump() const;
 
  private:
@@ -169,6 +184,10 @@ class NetEngine {
   uint64_t win_begin_ = 0, win_end_ = 0;
   uint64_t progress_ = 0, last_progress_ = 0, last_change_ = 0;
   uint64_t watchdog_ = 0, max_age_ = 0;
+  uint32_t moved_ = 0;
+  uint64_t last_move_ = 0;
+  bool has_moves_ = false;
+  std::function<std::string()> state_dump_;
   size_t max_queue_ = 0;
   NetStats stats_;
 };

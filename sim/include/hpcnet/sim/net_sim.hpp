@@ -6,6 +6,14 @@
 // make_net() finds a built model by name or by (shape, mode, buffer depth); the table of built
 // models is generated at configure time from the Vnet_mesh_* models in rtl/*/models.cmake.
 //
+// Buffer depth: a model is built with BufPkts packet slots per input (NetSpec::buf_max) and runs
+// with NetSpec::buf_pkts of them (net_mesh's buf_pkts_i, taken during reset); NetSim refuses a
+// depth above the model's maximum or below the DBFC minimum with std::invalid_argument.
+//
+// Watchdog: the message of a Stall (net_engine.hpp) ends with the routers' buffers, read from the
+// model's public state (rtr_router.sv, /*verilator public_flat_rd*/): every router with a packet
+// in an input buffer, an output in use or credits missing.
+//
 // Tracing: HPCNET_TRACE=file[:first[:last]] (cycles of the harness, reset included) or the
 // TraceWindow argument of make_net().
 #pragma once
@@ -13,9 +21,12 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "hpcnet/sim/harness.hpp"
 #include "hpcnet/sim/net_engine.hpp"
@@ -87,18 +98,32 @@ constexpr size_t bits_of() {
   return sizeof(bare_t<T>) * 8;
 }
 
+// Bits [lsb + w - 1 : lsb] of a port or signal (w <= 57, any alignment).
+template <class T>
+inline uint64_t field(const T& v, unsigned lsb, unsigned w) {
+  const uint64_t lo = chunk64(v, lsb / 64) >> (lsb % 64);
+  const uint64_t hi = lsb % 64 + w > 64 ? chunk64(v, lsb / 64 + 1) << (64 - lsb % 64) : 0;
+  return (lo | hi) & ((uint64_t{1} << w) - 1);
+}
+
 }  // namespace netport
 
 template <class V>
 class NetSim final : public NetSimBase {
  public:
-  NetSim(const NetSpec& spec, TraceWindow trace) : NetSimBase(spec), h_(312.5, std::move(trace)) {
+  NetSim(const NetSpec& spec, TraceWindow trace) : NetSimBase(checked(spec)), h_(312.5, std::move(trace)) {
     using namespace netport;
     const size_t data_bits = static_cast<size_t>(spec.shape.nodes()) * spec.flit_bits;
     if (bits_of<decltype(V::inj_data_i)>() < data_bits || bits_of<decltype(V::ej_data_o)>() < data_bits ||
         bits_of<decltype(V::inj_valid_i)>() < spec.shape.nodes())
       throw std::logic_error("NetSim: model " + spec.model + " has ports narrower than its spec " + spec.label());
+    engine_.set_state_dump([this] { return dump_routers(); });
     reset_model();
+    // the credits each output advertises after reset: the run-time depth took effect
+    const unsigned lim = spec.mode == NetMode::dor_wh ? spec.buf_pkts * spec.pkt_flits : spec.buf_pkts;
+    if (h_.dut().rootp->net_mesh__DOT__u_net__DOT__credlim_q != lim)
+      throw std::logic_error(fmt::format("NetSim: {}: the model advertises {} credits per output after reset, "
+                                         "expected {}", spec.label(), h_.dut().rootp->net_mesh__DOT__u_net__DOT__credlim_q, lim));
   }
 
   Harness<V>& harness() { return h_; }
@@ -110,6 +135,7 @@ class NetSim final : public NetSimBase {
       netport::set_bit(m.inj_valid_i, i, false);
       netport::set_bit(m.ej_ready_i, i, (engine_.ej_ready_bits()[i >> 6] >> (i & 63)) & 1);
     }
+    m.buf_pkts_i = static_cast<netport::bare_t<decltype(m.buf_pkts_i)>>(engine_.spec().buf_pkts);
     h_.reset(4);
   }
 
@@ -156,10 +182,105 @@ class NetSim final : public NetSimBase {
       }
     }
     h_.edge();
+    e.moved(m.moved_o);
     e.end_cycle();
   }
 
  private:
+  static const NetSpec& checked(const NetSpec& s) {
+    if (const std::string err = s.buf_error(); !err.empty()) throw std::invalid_argument(err);
+    return s;
+  }
+
+  // The routers' state for the watchdog (layout of rtl/router/rtr_router.sv's state arrays).
+  std::string dump_routers() {
+    using netport::field;
+    const NetSpec& sp = engine_.spec();
+    const auto* rt = h_.dut().rootp;
+    const unsigned dims = sp.shape.dims, nn = 2 * dims, np = nn + 1, pf = sp.pkt_flits;
+    const bool wh = sp.mode == NetMode::dor_wh;
+    auto clog2 = [](unsigned v) {
+      unsigned b = 0;
+      while ((1u << b) < v) ++b;
+      return b;
+    };
+    const unsigned ns = wh ? 1 : sp.buf_max, slotw = ns > 1 ? clog2(ns) : 1, depth = sp.buf_max * pf;
+    const unsigned idxw = depth > 1 ? clog2(depth) : 1, posw = pf > 1 ? clog2(pf) : 1, cntw = clog2(depth + 1);
+    const unsigned credw = clog2((wh ? depth : sp.buf_max) + 1), infow = 2 * dims + 5, inw = clog2(np);
+    const unsigned lim = wh ? sp.buf_pkts * pf : sp.buf_pkts;
+    static const char* kPort[] = {"X+", "X-", "Y+", "Y-", "Z+", "Z-"};
+    auto port = [&](unsigned p) { return std::string(p == nn ? "local" : kPort[p]); };
+    auto ports = [&](uint64_t mask) {
+      std::string t;
+      for (unsigned p = 0; p < np; ++p)
+        if (mask >> p & 1) t += (t.empty() ? "" : ",") + port(p);
+      return t.empty() ? std::string("-") : t;
+    };
+    // a flit of the net_sim format: word 1 = src | dst << 16, word 2 = sequence, word 4 [23:16] = flit index
+    auto pkt = [&](size_t idx) {
+      const auto& f = rt->net_mesh__DOT__u_net__DOT__mem_q[idx];
+      return fmt::format("{}->{} #{} flit {}", field(f, 32, 16), field(f, 48, 16), field(f, 64, 32),
+                         field(f, 144, 8));
+    };
+    std::string out = fmt::format("routers ({}; input buffers of {} packets, {} credits per output when idle):\n",
+                                  sp.label(), sp.buf_pkts, lim);
+    unsigned shown = 0;
+    for (unsigned r = 0; r < sp.shape.nodes(); ++r) {
+      const uint64_t busy = field(rt->net_mesh__DOT__u_net__DOT__busy_q[r], 0, np);
+      const uint64_t conn = field(rt->net_mesh__DOT__u_net__DOT__conn_q[r], 0, np);
+      const auto& occ = rt->net_mesh__DOT__u_net__DOT__occ_q[r];
+      const auto& cnt = rt->net_mesh__DOT__u_net__DOT__cnt_q[r];
+      std::string ins;
+      for (unsigned p = 0; p < np; ++p) {
+        const size_t base = (static_cast<size_t>(r) * np + p) * depth;
+        std::string slots;
+        if (wh) {
+          const uint64_t c = field(cnt, p * cntw, cntw);
+          if (c)
+            slots = fmt::format(" {} flits, head {}{}", c,
+                                pkt(base + field(rt->net_mesh__DOT__u_net__DOT__rptr_q[r], p * idxw, idxw)),
+                                busy >> p & 1 ? " (being sent)" : " (waiting)");
+        } else {
+          for (unsigned s = 0; s < ns; ++s) {
+            if (!field(occ, p * ns + s, 1)) continue;
+            const uint64_t info = field(rt->net_mesh__DOT__u_net__DOT__info_q[r], (p * ns + s) * infow, infow);
+            const bool waiting = field(rt->net_mesh__DOT__u_net__DOT__wait_q[r], p * ns + s, 1);
+            const bool sending = (busy >> p & 1) && field(rt->net_mesh__DOT__u_net__DOT__rslot_q[r], p * slotw, slotw) == s;
+            slots += fmt::format(" [slot {}: {}, {}, needs {} free slots on {}]", s, pkt(base + s * pf),
+                                 waiting   ? "waiting"
+                                 : sending ? fmt::format("being sent, flit {}",
+                                                         field(rt->net_mesh__DOT__u_net__DOT__rpos_q[r], p * posw, posw))
+                                           : "granted",
+                                 info >> np & 3, ports(info & ((1u << np) - 1)));
+          }
+        }
+        if (!slots.empty()) ins += fmt::format("\n    in {:5}:{}", port(p), slots);
+      }
+      std::string outs;
+      for (unsigned o = 0; o < np; ++o) {
+        const uint64_t c = o < nn ? field(rt->net_mesh__DOT__u_net__DOT__credit_q[r], o * credw, credw) : lim;
+        if (!(conn >> o & 1) && c == lim) continue;
+        outs += fmt::format(" {}: {}credits {}/{};", port(o),
+                            conn >> o & 1
+                                ? fmt::format("carries a packet from {}, ",
+                                              port(static_cast<unsigned>(field(rt->net_mesh__DOT__u_net__DOT__cin_q[r], o * inw, inw))))
+                                : std::string(),
+                            c, lim);
+      }
+      const bool skid = field(rt->net_mesh__DOT__u_net__DOT__skv_q, r, 1);
+      if (ins.empty() && outs.empty() && !skid) continue;
+      const auto c = sp.shape.coords(r);
+      out += fmt::format("  router {} ({},{}{}):{}{}{}\n", r, c[0], c[1], dims > 2 ? fmt::format(",{}", c[2]) : "", ins,
+                         outs.empty() ? "" : "\n    out" + outs, skid ? "\n    ejection skid register full" : "");
+      if (++shown == 64) {
+        out += "  ... (first 64 routers with state shown)\n";
+        break;
+      }
+    }
+    if (!shown) out += "  every buffer empty, every output idle\n";
+    return out;
+  }
+
   Harness<V> h_;
 };
 
@@ -169,11 +290,16 @@ struct NetModelInfo {
   std::unique_ptr<NetSimBase> (*make)(const NetSpec&, TraceWindow);
 };
 const std::vector<NetModelInfo>& net_models();  // generated: every Vnet_mesh_* in hpcnet_models
-// The model named `model` ("Vnet_mesh_8x8_adbr" or "8x8_adbr"); throws std::invalid_argument
-// listing the built models when there is none.
+// The model named `model` ("Vnet_mesh_8x8_adbr" or "8x8_adbr") with buffers of buf_pkts packets
+// (0: the model's default, 2 or the DBFC minimum); throws std::invalid_argument listing the built
+// models when there is none, or naming the limits for a depth the model cannot run.
 std::unique_ptr<NetSimBase> make_net(const std::string& model, TraceWindow trace = trace_from_env());
-// The model with this shape, mode and buffer depth (0: the smallest built one).
+std::unique_ptr<NetSimBase> make_net(const std::string& model, unsigned buf_pkts, TraceWindow trace = trace_from_env());
+// A model with this shape and mode that runs buffers of buf_pkts packets (0: the default depth),
+// the smallest such model (fewest slots: the fastest); nullptr if none is built.
 const NetModelInfo* find_net(const MeshShape& shape, NetMode mode, unsigned buf_pkts = 0);
+// That model's spec with buf_pkts (0: its default depth).
+NetSpec net_spec(const NetModelInfo& m, unsigned buf_pkts);
 std::unique_ptr<NetSimBase> make_net(const MeshShape& shape, NetMode mode, unsigned buf_pkts = 0,
                                      TraceWindow trace = trace_from_env());
 std::string net_model_list();  // "Vnet_mesh_2x2_adbr (2x2 adbr b2), ..."

@@ -48,15 +48,25 @@ const char* mode_name(NetMode m);            // "adbr", "dorvct", "dorwh"
 NetMode parse_mode(const std::string& text);  // accepts the names above (and dor-vct, dor_wh, ...)
 inline bool mode_keeps_flow_order(NetMode m) { return m != NetMode::adbr; }  // DOR: one path per flow
 
-// One Verilated mesh (net_mesh with its parameters).
+// One Verilated mesh (net_mesh with its parameters) and the buffer depth it runs with.
 struct NetSpec {
   std::string model;  // class name, e.g. "Vnet_mesh_8x8_adbr"
   MeshShape shape;
   NetMode mode = NetMode::adbr;
-  unsigned buf_pkts = 2;    // input buffer depth in packets
+  unsigned buf_pkts = 2;    // input buffer depth in packets (run time: net_mesh's buf_pkts_i)
   unsigned pkt_flits = 5;   // flits per packet
   unsigned flit_bits = 256; // bits per flit
+  unsigned buf_max = 2;     // the model's BufPkts: the largest depth it can run
   unsigned flit_words() const { return flit_bits / 32; }
+  // Smallest depth: the DBFC minimum (Dims packets) in ADBR mode, one packet otherwise.
+  unsigned min_buf() const { return mode == NetMode::adbr ? shape.dims : 1; }
+  // Empty when buf_pkts is one this model runs, else why not (the message names the model).
+  std::string buf_error() const;
+  NetSpec with_buf(unsigned b) const {
+    NetSpec s = *this;
+    s.buf_pkts = b;
+    return s;
+  }
   std::string label() const;  // "8x8 adbr b2"
 };
 
