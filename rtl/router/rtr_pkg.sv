@@ -1,9 +1,10 @@
 // rtr_pkg: constants and the combinational functions of the bubble-flow router (docs/router.md):
-// route decoding (route_info), route computation with DBFC admission and the selection function
-// (route_sel), the oldest-first pick of a DAMQ buffer (pick_oldest) and the switch allocator
-// (alloc). rtr_router calls them for every router it holds; rtr_route and rtr_alloc wrap them as
-// modules for unit tests and synthesis. Sizes are fixed maxima (7 ports, 8 slots); callers pass
-// the real ones.
+// the mesh topology of a block of routers (step, has_up, has_dn, up, dn), route decoding
+// (route_info), route computation with DBFC admission and the selection function (route_sel),
+// the oldest-first pick of a DAMQ buffer (pick_oldest), the switch allocator (alloc), the head
+// update of a hop (hop_update) and the injection port's room (inj_room). rtr_router calls them
+// for every router it holds; rtr_route and rtr_alloc wrap them as modules for unit tests and
+// synthesis. Sizes are fixed maxima (7 ports, 8 slots); callers pass the real ones.
 //
 // Head flit: bits [7:0], [15:8], [23:16] are the signed remaining hops in dimensions 0, 1, 2
 // (destination minus current coordinate), bits [31:24] count the hops travelled. Every other bit
@@ -29,6 +30,37 @@ package rtr_pkg;
 
   /* verilator lint_on UNUSEDPARAM */
 
+  // ---------------------------------------------------------------- topology
+  // Router r = x + K0*(y + K1*z) of a K0 x K1 x K2 block; network port p = 2*d + s. Input p of a
+  // router receives from the neighbour at coordinate - 1 in dimension d when s = 0 (+ 1 when
+  // s = 1), output p sends to the neighbour at + 1 (- 1).
+  // Node-id distance between neighbours in port p's dimension.
+  function automatic int step(input int p, input int K0, input int K1);
+    step = (p / 2 == 0) ? 1 : (p / 2 == 1) ? K0 : K0 * K1;
+  endfunction
+  // Input p of router r has a sender inside the block.
+  function automatic bit has_up(input int r, input int p, input int K0, input int K1, input int K2);
+    int kd, cd;
+    kd = (p / 2 == 0) ? K0 : (p / 2 == 1) ? K1 : K2;
+    cd = (r / step(p, K0, K1)) % kd;
+    has_up = (p % 2 == 0) ? (cd > 0) : (cd < kd - 1);
+  endfunction
+  // Output p of router r has a receiver inside the block.
+  function automatic bit has_dn(input int r, input int p, input int K0, input int K1, input int K2);
+    int kd, cd;
+    kd = (p / 2 == 0) ? K0 : (p / 2 == 1) ? K1 : K2;
+    cd = (r / step(p, K0, K1)) % kd;
+    has_dn = (p % 2 == 0) ? (cd < kd - 1) : (cd > 0);
+  endfunction
+  // The router sending to input p of router r (when has_up), receiving from its output p (has_dn).
+  function automatic int up(input int r, input int p, input int K0, input int K1);
+    up = (p % 2 == 0) ? r - step(p, K0, K1) : r + step(p, K0, K1);
+  endfunction
+  function automatic int dn(input int r, input int p, input int K0, input int K1);
+    dn = (p % 2 == 0) ? r + step(p, K0, K1) : r - step(p, K0, K1);
+  endfunction
+
+  // ---------------------------------------------------------------- routes
   // Route information of one buffered packet, decoded once when its head flit is written:
   // 2*Dims+5 bits, with NP = 2*Dims+1 ports:
   //   omask [NP-1:0]     candidate output ports before flow control (ADBR: every productive
@@ -110,6 +142,16 @@ package rtr_pkg;
     route_sel = {sel, cand};
   endfunction
 
+  // ---------------------------------------------------------------- DAMQ pick and allocation
+  // The age rows of one input (NS x NS bits, row s at s*NS: t arrived before s) spread onto the
+  // MaxS x MaxS layout of pick_oldest.
+  function automatic logic [MaxS*MaxS-1:0] expand_age(input logic [MaxS*MaxS-1:0] a, input int NS);
+    expand_age = '0;
+    for (int s = 0; s < MaxS; s++) begin
+      if (s < NS) expand_age[s*MaxS +: MaxS] = MaxS'(a >> (s*NS)) & ~(MaxS'('1) << NS);
+    end
+  endfunction
+
   // DAMQ pick: of the slots with an admissible output (`cand`), the oldest; older[s*8 + t] says
   // that the packet in slot t arrived before the one in slot s. Returns {found, slot[2:0]}.
   function automatic logic [3:0] pick_oldest(input logic [MaxS-1:0] cand,
@@ -125,6 +167,14 @@ package rtr_pkg;
       end
     end
     pick_oldest = {found, slot};
+  endfunction
+
+  // Requests of NP inputs (NP x NP one-hot, input i at i*NP) spread onto the 7 x 7 layout of alloc.
+  function automatic logic [48:0] expand_req(input logic [48:0] q, input int NP);
+    expand_req = '0;
+    for (int i = 0; i < 7; i++) begin
+      if (i < NP) expand_req[i*7 +: 7] = 7'(q >> (i*NP)) & ~(7'h7f << NP);
+    end
   endfunction
 
   // Switch allocation of one router. req[i*7 +: 7]: input i's request (one-hot output, or 0).
@@ -168,6 +218,16 @@ package rtr_pkg;
       if (d == p / 2) hop_update[8*d +: 8] = (p % 2 == 0) ? (h[8*d +: 8] - 8'd1) : (h[8*d +: 8] + 8'd1);
     end
     hop_update[31:24] = h[31:24] + 8'd1;
+  endfunction
+
+  // The injection port has room for a flit. VCT modes: a packet is being written (wmid), or one
+  // of the slots in use (slots) is free (occ: the local input's slots); wormhole: its FIFO holds
+  // fewer than lim flits (cnt).
+  function automatic logic inj_room(input logic wmid, input logic [MaxS-1:0] occ,
+                                    input logic [MaxS-1:0] slots, input logic [15:0] cnt,
+                                    input logic [15:0] lim, input int Mode);
+    if (Mode == ModeDorWh) inj_room = cnt != lim;
+    else                   inj_room = wmid || (~occ & slots) != '0;
   endfunction
 
 endpackage

@@ -1,58 +1,34 @@
-// rtr_router: bubble-flow routers of a mesh (k-ary n-cube without wraparound), n = Dims (2, 3).
-// One instance holds a K0 x K1 (x K2) block of mesh-connected routers, described once: with
-// K0 = K1 = K2 = 1 it is one router (synthesis, unit tests); net_mesh uses one block for a whole
-// network, so that Verilator generates the router's code once and loops over the routers
-// instead of emitting one copy per router instance (docs/router.md, simulation speed).
+// rtr_router: bubble-flow routers of a mesh (k-ary n-cube without wraparound), n = Dims (2, 3):
+// DBFC flow control with ADBR adaptive routing, or dimension-order routing with virtual
+// cut-through or wormhole switching (Mode). Theory of operation, timing, the deadlock-freedom
+// argument and the signals to trace: docs/router.md.
 //
-// Router r = x + K0*(y + K1*z) of the block. Ports of a router: network port p = 2*d + s
-// (dimension d, s = 0: the + direction, 1: the - direction); input p receives the packets that
-// travel in direction p (from the neighbour at coordinate - 1 for s = 0), output p sends them on
-// to the neighbour in direction p. Port NN = 2*Dims is the local one: injection in, ejection out.
-// Neighbours inside the block are connected directly (output link register -> input buffer,
-// credit pulses back). The block's boundary ports are external (in_*/out_* at index r*NN + p)
-// when Ext = 1; with Ext = 0 (a closed mesh) they are unused. Links carry no ready: the sender
-// reserves room downstream with credits (one packet slot in the VCT modes, one flit entry in
-// wormhole mode); in_cred_o/out_cred_i are one-cycle pulses, one per slot/entry freed.
+// One instance holds a K0 x K1 (x K2) block of mesh-connected routers, router r = x + K0*(y +
+// K1*z), described once: all state lives in arrays indexed by the router and the logic loops over
+// the routers, so that Verilator emits the router's code once (net_mesh: the whole network is one
+// block, Ext = 0); K0 = K1 = K2 = 1 is one router with every port external (Ext = 1: unit tests,
+// synthesis). Ports of a router: network port p = 2*d + s (dimension d, s = 0 the + direction);
+// input p receives the packets travelling in direction p, output p sends them on; port NN = 2*Dims
+// is the local one (injection in, ejection out). Boundary ports (Ext) are at index r*NN + p; links
+// carry no ready: the sender reserves room downstream with credits (in_cred_o/out_cred_i: one-cycle
+// pulses, one per packet slot freed in the VCT modes, per flit entry in wormhole mode).
 //
-// Per router and packet:
-//   - input buffers: VCT modes (ADBR, DOR-VCT): DAMQ-like, BufPkts packet slots of PktFlits flits
-//     per input; a packet is stored whole in one slot (the upstream router reserved it with a
-//     credit); every slot whose head has arrived and that has no grant requests the switch with
-//     its own route, so a blocked packet does not block the others; cut-through: a packet may
-//     leave while its tail is still arriving. Wormhole mode: a FIFO of BufPkts*PktFlits flits per
-//     input, only its head packet requests. The head's route field is decoded once, when it is
-//     written (rtr_pkg::route_info);
-//   - every cycle each waiting packet of an input that is free (idle, or sending its tail now)
-//     computes its admissible outputs and the selection function's choice (rtr_pkg::route_sel:
-//     productive directions that satisfy DBFC, credit >= k; DOR: one port, credit >= 1); each
-//     input picks its OLDEST packet with an admissible output (per-input age matrix: packets to
-//     the same output leave in arrival order, so DOR flows stay in order); a rotating-priority
-//     allocator grants inputs (rtr_pkg::alloc);
-//   - a grant to an idle input and an idle output moves the head through the crossbar in the same
-//     cycle into the output's link register (route field updated: one hop less in the output's
-//     dimension, hop counter + 1); the other flits follow one per cycle as they arrive. A grant
-//     given while that input or output still sends a tail starts the next cycle;
-//   - VCT: a grant reserves one whole packet slot downstream (credit - 1), so a packet never
-//     stops on a link; wormhole: every flit needs one flit credit;
-//   - ejection: a 2-flit buffer (output register ej_data_o + skid register) per router.
-// Zero-load timing: head written into an input buffer at edge t, in the link register at edge
-// t+1, in the next router's input buffer at edge t+2: 2 cycles per hop (router + link).
+// Latency: 2 cycles per hop (head written into an input buffer at edge t, in the output's link
+// register at t+1, in the next router's input buffer at t+2); injection to ejection of a node's own
+// packet 2 cycles. inj_ready_o and every ej_* output are registered.
 //
-// Implementation (simulation speed, docs/router.md): the flits live in one memory written and read
-// only on valid beats; the control state is one packed vector per router, word-level; the
-// combinational block computes every router's decisions (skipping idle routers), the sequential
-// block applies them in two passes over the routers: (A) inputs: flits arriving on the links
-// (the neighbours' link registers of the last cycle) and credit pulses; (B) outputs: link
-// registers, credit pulses, read side, ejection. A sender marks the flit (credit) it puts on a
-// link in the receiver's inbox (credit box), so pass A visits only routers with arrivals. Pass A
-// reads only what pass B of the previous cycle wrote and nothing B writes before A has read it,
-// so the blocking assignments inside the loops behave as registers (Verilator 5.006 cannot
-// delay assignments to arrays inside loops).
+// Parameters: Dims (2, 3); K0, K1, K2: block size (K2 = 1 in 2-D); BufPkts: input buffer storage in
+// packets (<= 8; ADBR needs >= Dims, the DBFC minimum); PktFlits: flits per packet; FlitW: flit
+// width (a multiple of 32); Mode: 0 ADBR, 1 DOR-VCT, 2 DOR-wormhole; Sel: ADBR tie preference
+// (rtr_pkg::route_info); Ext: boundary ports used. buf_pkts_i: the depth in use (BufMin..BufPkts,
+// read during reset).
 //
-// Parameters: Dims (2, 3); K0, K1, K2: block size (K2 = 1 when Dims = 2); BufPkts: input buffer
-// in packets (ADBR needs >= Dims, the DBFC minimum; <= 8); PktFlits: flits per packet; FlitW:
-// flit width (multiple of 32); Mode: 0 ADBR (fully adaptive minimal, DBFC), 1 DOR with VCT,
-// 2 DOR with wormhole; Sel: ADBR tie preference (rtr_pkg::route_info); Ext: boundary ports used.
+// Implementation: a combinational block computes every router's decisions for the cycle from the
+// state before the edge (skipping idle routers); the sequential block applies them in two passes
+// over the routers, (A) inputs: flits and credits sent in the last cycle, (B) outputs, read side,
+// ejection. Pass A reads only what pass B of the previous cycle wrote, so the blocking assignments
+// inside the loops behave as registers (Verilator 5.006 cannot delay assignments to arrays inside
+// loops).
 module rtr_router #(
   parameter int Dims     = 2,
   parameter int K0       = 1,
@@ -92,7 +68,10 @@ module rtr_router #(
   output logic [NR*NN-1:0]       out_valid_o,
   output logic [NR*NN*FlitW-1:0] out_data_o,
   input  logic [NR*NN-1:0]       out_cred_i,
-  input  logic [NR*NN-1:0]       out_en_i,     // a neighbour is connected to that output
+  // a neighbour is connected to that output; read only by the assertion a_port_exists
+  /* verilator lint_off UNUSEDSIGNAL */  // unused when SYNTHESIS is defined
+  input  logic [NR*NN-1:0]       out_en_i,
+  /* verilator lint_on UNUSEDSIGNAL */
   // injection (valid/ready), one per router
   input  logic [NR-1:0]          inj_valid_i,
   output logic [NR-1:0]          inj_ready_o,
@@ -125,41 +104,27 @@ module rtr_router #(
   if (Dims == 2 && K2 != 1) begin : gen_err_k2
     $error("rtr_router: a 2-D block needs K2 = 1");
   end
-  if (K0 < 1 || K1 < 1 || K2 < 1 || K0 > 128 || K1 > 128 || K2 > 128 || K0 + K1 + K2 - 3 > 255) begin : gen_err_k
-    $error("rtr_router: radices must be 1..128 (8-bit signed hop counts) and K0+K1+K2-3 <= 255 (8-bit hop counter)");
+  if (K0 < 1 || K1 < 1 || K2 < 1 || K0 > 128 || K1 > 128 || K2 > 128 || K0 + K1 + K2 - 3 > 255)
+  begin : gen_err_k
+    $error("rtr_router: radices 1..128 (8-bit hop counts), K0+K1+K2-3 <= 255 (hop counter)");
   end
 
   // ---------------------------------------------------------------- topology (constants)
-  // Node-id step of port p's dimension; whether input p of router r has a sender inside the
-  // block (router r - step(p) for the + direction, r + step(p) for -) and output p a receiver.
-  function automatic int step(input int p);
-    step = (p / 2 == 0) ? 1 : (p / 2 == 1) ? K0 : K0 * K1;
-  endfunction
-  function automatic bit has_up(input int r, input int p);
-    int kd, cd;
-    kd = (p / 2 == 0) ? K0 : (p / 2 == 1) ? K1 : K2;
-    cd = (r / step(p)) % kd;
-    has_up = (p % 2 == 0) ? (cd > 0) : (cd < kd - 1);
-  endfunction
-  function automatic bit has_dn(input int r, input int p);
-    int kd, cd;
-    kd = (p / 2 == 0) ? K0 : (p / 2 == 1) ? K1 : K2;
-    cd = (r / step(p)) % kd;
-    has_dn = (p % 2 == 0) ? (cd < kd - 1) : (cd > 0);
-  endfunction
+  // Whether input p of router r has a sender inside the block and output p a receiver.
   logic [NN-1:0] hasup [NR];  // constants
   logic [NN-1:0] hasdn [NR];
   for (genvar r = 0; r < NR; r++) begin : g_topo
     for (genvar p = 0; p < NN; p++) begin : g_port
-      assign hasup[r][p] = has_up(r, p);
-      assign hasdn[r][p] = has_dn(r, p);
+      assign hasup[r][p] = rtr_pkg::has_up(r, p, K0, K1, K2);
+      assign hasdn[r][p] = rtr_pkg::has_dn(r, p, K0, K1, K2);
     end
   end
 
   // ---------------------------------------------------------------- state (per router r)
-  // Marked public_flat_rd: read by the C++ harness to dump the blocked buffers when its watchdog
-  // fires (NetSim, docs/net_sim.md); read-only, no effect on the logic.
-  logic [FlitW-1:0]       mem_q    [NR*NP*Depth] /*verilator public_flat_rd*/; // input buffers: (r*NP + p)*Depth + entry
+  // Marked public_flat_rd: read by the C++ harness to dump the blocked buffers when
+  // its watchdog fires (NetSim, docs/net_sim.md); read-only, no effect on the logic.
+  // Input buffers: entry e of input p of router r at (r*NP + p)*Depth + e.
+  logic [FlitW-1:0]       mem_q    [NR*NP*Depth] /*verilator public_flat_rd*/;
   logic [FlitW-1:0]       odata_q  [NR*NN];       // link registers: r*NN + o
   logic [NN-1:0]          inbox_q  [NR];          // a flit arrives on input p (link valid)
   logic [NN-1:0]          crbox_q  [NR];          // a credit comes back to output o
@@ -174,8 +139,8 @@ module rtr_router #(
   logic [NP-1:0]          wmid_q   [NR];          // a packet is being written (head in)
   logic [NP*PosW-1:0]     wpos_q   [NR];          // next flit position to write
   // VCT: DAMQ slots
-  logic [NP*NS-1:0]       occ_q    [NR] /*verilator public_flat_rd*/; // slot holds a packet (head in .. tail out)
-  logic [NP*NS-1:0]       wait_q   [NR] /*verilator public_flat_rd*/; // its head is here and it has no grant yet
+  logic [NP*NS-1:0]       occ_q    [NR] /*verilator public_flat_rd*/; // packet in slot: head in .. tail out
+  logic [NP*NS-1:0]       wait_q   [NR] /*verilator public_flat_rd*/; // head in, no grant yet
   logic [NP*NS*NS-1:0]    older_q  [NR];          // [(p*NS+s)*NS + t]: t arrived before s
   logic [NP*SlotW-1:0]    wslot_q  [NR];
   logic [NP*SlotW-1:0]    rslot_q  [NR] /*verilator public_flat_rd*/;
@@ -190,7 +155,7 @@ module rtr_router #(
   logic [NP-1:0]          conn_q   [NR] /*verilator public_flat_rd*/; // output carries a packet ...
   logic [NP*InW-1:0]      cin_q    [NR] /*verilator public_flat_rd*/; // ... from this input
   logic [NP*NP-1:0]       oport_q  [NR];          // input's connected output (one-hot)
-  logic [NN*CredW-1:0]    credit_q [NR] /*verilator public_flat_rd*/; // free slots / entries downstream
+  logic [NN*CredW-1:0]    credit_q [NR] /*verilator public_flat_rd*/; // free slots/entries downstream
   logic [2:0]             ptr_q    [NR];          // allocator priority
   logic [NR-1:0]          skv_q /*verilator public_flat_rd*/; // ejection skid register valid
   logic [NR-1:0]          cpend_q;                // a packet is being sent or waits (decide)
@@ -199,8 +164,8 @@ module rtr_router #(
   logic [31:0]            moved_q;
   // run-time buffer depth (buf_pkts_i, clamped to BufMin..BufPkts, taken during reset)
   logic [NS-1:0]          slots_q;                // VCT: the slots in use (the lowest buf_pkts)
-  logic [CredW-1:0]       credlim_q /*verilator public_flat_rd*/; // credits per output after reset: free slots
-                                                  // (VCT), free flit entries (wormhole)
+  // credits per output after reset: free slots (VCT), free flit entries (wormhole)
+  logic [CredW-1:0]       credlim_q /*verilator public_flat_rd*/;
 
   // ---------------------------------------------------------------- decisions (combinational)
   // Per router, from the state before the clock edge: the flits moved and the grants. Only
@@ -324,7 +289,8 @@ module rtr_router #(
               if (Mode == 2) begin
                 pk = {candv[0], 3'd0};
               end else begin
-                pk = rtr_pkg::pick_oldest(candv, expand_age(older_q[r][p*NS*NS +: NS*NS]), NS);
+                pk = rtr_pkg::pick_oldest(candv,
+                                          rtr_pkg::expand_age(64'(older_q[r][p*NS*NS +: NS*NS]), NS), NS);
               end
               if (pk[3]) begin
                 pslot[p*SlotW +: SlotW] = SlotW'(pk[2:0]);
@@ -335,7 +301,7 @@ module rtr_router #(
             end
           end
           if (rq != '0) begin
-            al = rtr_pkg::alloc(49'(expand_req(rq)), ptr_q[r], NP);
+            al = rtr_pkg::alloc(rtr_pkg::expand_req(49'(rq), NP), ptr_q[r], NP);
             // an immediate grant: the input and the output were both idle, the head moves now
             for (int p = 0; p < NP; p++) begin
               if (al[28 + p] && !busy[p] && (rq[p*NP +: NP] & conn_q[r]) == '0) begin
@@ -376,26 +342,6 @@ module rtr_router #(
   end
   /* verilator lint_on LATCH */
 
-  // The age rows of one input (NS x NS) spread onto the 8 x 8 layout of rtr_pkg::pick_oldest.
-  function automatic logic [rtr_pkg::MaxS*rtr_pkg::MaxS-1:0] expand_age(input logic [NS*NS-1:0] a);
-    expand_age = '0;
-    for (int s = 0; s < NS; s++) expand_age[s*rtr_pkg::MaxS +: NS] = a[s*NS +: NS];
-  endfunction
-  // Requests (NP x NP one-hot) spread onto the 7 x 7 layout of rtr_pkg::alloc.
-  function automatic logic [48:0] expand_req(input logic [NP*NP-1:0] q);
-    expand_req = '0;
-    for (int i = 0; i < NP; i++) expand_req[i*7 +: NP] = q[i*NP +: NP];
-  endfunction
-  // The injection port of router r has room for a flit: a packet is being written or one of the
-  // slots in use is free (VCT); a FIFO entry within the run-time depth is free (wormhole).
-  /* verilator lint_off UNUSEDSIGNAL */  // the injection port's fields only
-  function automatic logic inj_room(input logic [NP-1:0] wmid, input logic [NP*NS-1:0] occ,
-                                    input logic [NP*CntW-1:0] cnt, input logic [NS-1:0] slots,
-                                    input logic [CredW-1:0] lim);
-  /* verilator lint_on UNUSEDSIGNAL */
-    if (Mode == 2) inj_room = cnt[NN*CntW +: CntW] != CntW'(lim);
-    else           inj_room = wmid[NN] || (~occ[NN*NS +: NS] & slots) != '0;
-  endfunction
 
   // ---------------------------------------------------------------- state updates
   logic [rtr_pkg::RouteW-1:0] wroute;
@@ -458,8 +404,8 @@ module rtr_router #(
       end
 `ifndef SYNTHESIS
       a_buf_pkts: assert (32'(buf_pkts_i) >= 32'(BufMin) && 32'(buf_pkts_i) <= 32'(BufPkts))
-        else $error("rtr_router: buf_pkts_i = %0d outside %0d..%0d (BufPkts = %0d%s)", buf_pkts_i, BufMin,
-                    BufPkts, BufPkts, (Mode == 0) ? "; ADBR: DBFC needs at least Dims packets" : "");
+        else $error("rtr_router: buf_pkts_i = %0d outside %0d..%0d (BufPkts %0d%s)", buf_pkts_i,
+                    BufMin, BufPkts, BufPkts, (Mode == 0) ? "; ADBR: DBFC needs >= Dims" : "");
 `endif
       skv_q       = '0;
       cpend_q     = '0;
@@ -512,14 +458,15 @@ module rtr_router #(
 `ifndef SYNTHESIS
               // no overflow: a network input takes a flit only with room (credits)
               if (p < NN) begin
-                a_no_overflow: assert ((Mode == 2) ? (cnt_q[r][p*CntW +: CntW] != CntW'(credlim_q))
-                                                   : (wmid_q[r][p] || (occ_q[r][p*NS +: NS] & slots_q) != slots_q))
+                a_no_overflow: assert ((Mode == 2)
+                                       ? (cnt_q[r][p*CntW +: CntW] != CntW'(credlim_q))
+                                       : (wmid_q[r][p] || (occ_q[r][p*NS +: NS] & slots_q) != slots_q))
                   else $error("rtr_router %0d: input %0d overflows", r, p);
               end
 `endif
               // the flit's route field (decoded if it is a head); the flit is copied below
               if (p == NN)                    wroute = inj_data_i[r*FlitW +: rtr_pkg::RouteW];
-              else if (NR > 1 && hasup[r][p]) wroute = odata_q[(r + ((p % 2 == 0) ? -step(p) : step(p)))*NN + p][rtr_pkg::RouteW-1:0];
+              else if (NR > 1 && hasup[r][p]) wroute = odata_q[rtr_pkg::up(r, p, K0, K1)*NN + p][rtr_pkg::RouteW-1:0];
               else                            wroute = in_data_i[(r*NN + p)*FlitW +: rtr_pkg::RouteW];
               if (Mode == 2) begin
                 widx = wptr_q[r][p*IdxW +: IdxW];
@@ -555,7 +502,7 @@ module rtr_router #(
               if (p == NN) begin
                 mem_q[(r*NP + p)*Depth + 32'(widx)] = inj_data_i[r*FlitW +: FlitW];
               end else if (NR > 1 && hasup[r][p]) begin
-                mem_q[(r*NP + p)*Depth + 32'(widx)] = odata_q[(r + ((p % 2 == 0) ? -step(p) : step(p)))*NN + p];
+                mem_q[(r*NP + p)*Depth + 32'(widx)] = odata_q[rtr_pkg::up(r, p, K0, K1)*NN + p];
               end else begin
                 mem_q[(r*NP + p)*Depth + 32'(widx)] = in_data_i[(r*NN + p)*FlitW +: FlitW];
               end
@@ -565,7 +512,9 @@ module rtr_router #(
             end
           end
           inbox_q[r] = '0;
-          inj_ready_o[r] = inj_room(wmid_q[r], occ_q[r], cnt_q[r], slots_q, credlim_q);
+          inj_ready_o[r] = rtr_pkg::inj_room(wmid_q[r][NN], rtr_pkg::MaxS'(occ_q[r][NN*NS +: NS]),
+                                             rtr_pkg::MaxS'(slots_q), 16'(cnt_q[r][NN*CntW +: CntW]),
+                                             16'(credlim_q), Mode);
           cpend_q[r] = 1'b1;  // a flit was written: a packet may wait
         end
        end
@@ -651,7 +600,11 @@ module rtr_router #(
                 last_q[r][p] = (P == 1);
               end
             end
-            if (credn[NN]) inj_ready_o[r] = inj_room(wmid_q[r], occ_q[r], cnt_q[r], slots_q, credlim_q);
+            if (credn[NN]) begin
+              inj_ready_o[r] = rtr_pkg::inj_room(wmid_q[r][NN], rtr_pkg::MaxS'(occ_q[r][NN*NS +: NS]),
+                                                 rtr_pkg::MaxS'(slots_q), 16'(cnt_q[r][NN*CntW +: CntW]),
+                                                 16'(credlim_q), Mode);
+            end
           end
           // credit pulses to the upstream routers (credit box) or the boundary
           extc_q[r] = '0;
@@ -659,7 +612,7 @@ module rtr_router #(
             for (int p = 0; p < NN; p++) begin
               if (credn[p]) begin
                 if (NR > 1 && hasup[r][p]) begin
-                  nb = RW'(r + ((p % 2 == 0) ? -step(p) : step(p)));
+                  nb = RW'(rtr_pkg::up(r, p, K0, K1));
                   crbox_q[nb][p] = 1'b1;
                   apend_q[nb] = 1'b1;
                 end else begin
@@ -697,7 +650,7 @@ module rtr_router #(
                   odata_q[r*NN + o][31:0] = rtr_pkg::hop_update(xdata[r*NP + o][31:0], o);
                 end
                 if (NR > 1 && hasdn[r][o]) begin
-                  nb = RW'(r + ((o % 2 == 0) ? step(o) : -step(o)));
+                  nb = RW'(rtr_pkg::dn(r, o, K0, K1));
                   inbox_q[nb][o] = 1'b1;
                   apend_q[nb] = 1'b1;
                 end else begin
@@ -736,14 +689,14 @@ module rtr_router #(
   // ---------------------------------------------------------------- boundary ports
   for (genvar r = 0; r < NR; r++) begin : g_ext
     for (genvar p = 0; p < NN; p++) begin : g_port
-      if (Ext && !has_dn(r, p)) begin : g_out
+      if (Ext && !rtr_pkg::has_dn(r, p, K0, K1, K2)) begin : g_out
         assign out_valid_o[r*NN + p]                 = extv_q[r][p];
         assign out_data_o[(r*NN + p)*FlitW +: FlitW] = odata_q[r*NN + p];
       end else begin : g_no_out
         assign out_valid_o[r*NN + p]                 = 1'b0;
         assign out_data_o[(r*NN + p)*FlitW +: FlitW] = '0;
       end
-      if (Ext && !has_up(r, p)) begin : g_in
+      if (Ext && !rtr_pkg::has_up(r, p, K0, K1, K2)) begin : g_in
         assign in_cred_o[r*NN + p] = extc_q[r][p];
       end else begin : g_no_in
         assign in_cred_o[r*NN + p] = 1'b0;

@@ -246,12 +246,14 @@ class NetSim final : public NetSimBase {
             const uint64_t info = field(rt->net_mesh__DOT__u_net__DOT__info_q[r], (p * ns + s) * infow, infow);
             const bool waiting = field(rt->net_mesh__DOT__u_net__DOT__wait_q[r], p * ns + s, 1);
             const bool sending = (busy >> p & 1) && field(rt->net_mesh__DOT__u_net__DOT__rslot_q[r], p * slotw, slotw) == s;
-            slots += fmt::format(" [slot {}: {}, {}, needs {} free slots on {}]", s, pkt(base + s * pf),
+            const uint64_t k = info >> np & 3;
+            slots += fmt::format(" [slot {}: {}, {}, {}]", s, pkt(base + s * pf),
                                  waiting   ? "waiting"
                                  : sending ? fmt::format("being sent, flit {}",
                                                          field(rt->net_mesh__DOT__u_net__DOT__rpos_q[r], p * posw, posw))
                                            : "granted",
-                                 info >> np & 3, ports(info & ((1u << np) - 1)));
+                                 k ? fmt::format("needs {} free slots on {}", k, ports(info & ((1u << np) - 1)))
+                                   : std::string("to the ejection port"));
           }
         }
         if (!slots.empty()) ins += fmt::format("\n    in {:5}:{}", port(p), slots);
