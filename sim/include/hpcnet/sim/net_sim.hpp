@@ -121,9 +121,10 @@ class NetSim final : public NetSimBase {
     reset_model();
     // the credits each output advertises after reset: the run-time depth took effect
     const unsigned lim = spec.mode == NetMode::dor_wh ? spec.buf_pkts * spec.pkt_flits : spec.buf_pkts;
-    if (h_.dut().rootp->net_mesh__DOT__u_net__DOT__credlim_q != lim)
-      throw std::logic_error(fmt::format("NetSim: {}: the model advertises {} credits per output after reset, "
-                                         "expected {}", spec.label(), h_.dut().rootp->net_mesh__DOT__u_net__DOT__credlim_q, lim));
+    const unsigned got = h_.dut().rootp->net_mesh__DOT__u_net__DOT__credlim_q;
+    if (got != lim)
+      throw std::logic_error(fmt::format("NetSim: {}: the model advertises {} credits per output after reset, expected {}",
+                                         spec.label(), got, lim));
   }
 
   Harness<V>& harness() { return h_; }
@@ -196,14 +197,28 @@ class NetSim final : public NetSimBase {
   std::string dump_routers() {
     using netport::field;
     const NetSpec& sp = engine_.spec();
-    const auto* rt = h_.dut().rootp;
-    const unsigned dims = sp.shape.dims, nn = 2 * dims, np = nn + 1, pf = sp.pkt_flits;
-    const bool wh = sp.mode == NetMode::dor_wh;
+    const auto& st = *h_.dut().rootp;
+    const auto& mem_q = st.net_mesh__DOT__u_net__DOT__mem_q;
+    const auto& busy_q = st.net_mesh__DOT__u_net__DOT__busy_q;
+    const auto& rpos_q = st.net_mesh__DOT__u_net__DOT__rpos_q;
+    const auto& occ_q = st.net_mesh__DOT__u_net__DOT__occ_q;
+    const auto& wait_q = st.net_mesh__DOT__u_net__DOT__wait_q;
+    const auto& rslot_q = st.net_mesh__DOT__u_net__DOT__rslot_q;
+    const auto& info_q = st.net_mesh__DOT__u_net__DOT__info_q;
+    const auto& rptr_q = st.net_mesh__DOT__u_net__DOT__rptr_q;
+    const auto& cnt_q = st.net_mesh__DOT__u_net__DOT__cnt_q;
+    const auto& conn_q = st.net_mesh__DOT__u_net__DOT__conn_q;
+    const auto& cin_q = st.net_mesh__DOT__u_net__DOT__cin_q;
+    const auto& credit_q = st.net_mesh__DOT__u_net__DOT__credit_q;
+    const auto& skv_q = st.net_mesh__DOT__u_net__DOT__skv_q;
+    // the widths of rtr_router's localparams
     auto clog2 = [](unsigned v) {
       unsigned b = 0;
       while ((1u << b) < v) ++b;
       return b;
     };
+    const unsigned dims = sp.shape.dims, nn = 2 * dims, np = nn + 1, pf = sp.pkt_flits;
+    const bool wh = sp.mode == NetMode::dor_wh;
     const unsigned ns = wh ? 1 : sp.buf_max, slotw = ns > 1 ? clog2(ns) : 1, depth = sp.buf_max * pf;
     const unsigned idxw = depth > 1 ? clog2(depth) : 1, posw = pf > 1 ? clog2(pf) : 1, cntw = clog2(depth + 1);
     const unsigned credw = clog2((wh ? depth : sp.buf_max) + 1), infow = 2 * dims + 5, inw = clog2(np);
@@ -218,39 +233,30 @@ class NetSim final : public NetSimBase {
     };
     // a flit of the net_sim format: word 1 = src | dst << 16, word 2 = sequence, word 4 [23:16] = flit index
     auto pkt = [&](size_t idx) {
-      const auto& f = rt->net_mesh__DOT__u_net__DOT__mem_q[idx];
-      return fmt::format("{}->{} #{} flit {}", field(f, 32, 16), field(f, 48, 16), field(f, 64, 32),
-                         field(f, 144, 8));
+      const auto& f = mem_q[idx];
+      return fmt::format("{}->{} #{} flit {}", field(f, 32, 16), field(f, 48, 16), field(f, 64, 32), field(f, 144, 8));
     };
     std::string out = fmt::format("routers ({}; input buffers of {} packets, {} credits per output when idle):\n",
                                   sp.label(), sp.buf_pkts, lim);
     unsigned shown = 0;
     for (unsigned r = 0; r < sp.shape.nodes(); ++r) {
-      const uint64_t busy = field(rt->net_mesh__DOT__u_net__DOT__busy_q[r], 0, np);
-      const uint64_t conn = field(rt->net_mesh__DOT__u_net__DOT__conn_q[r], 0, np);
-      const auto& occ = rt->net_mesh__DOT__u_net__DOT__occ_q[r];
-      const auto& cnt = rt->net_mesh__DOT__u_net__DOT__cnt_q[r];
+      const uint64_t busy = field(busy_q[r], 0, np), conn = field(conn_q[r], 0, np);
       std::string ins;
       for (unsigned p = 0; p < np; ++p) {
         const size_t base = (static_cast<size_t>(r) * np + p) * depth;
         std::string slots;
         if (wh) {
-          const uint64_t c = field(cnt, p * cntw, cntw);
-          if (c)
-            slots = fmt::format(" {} flits, head {}{}", c,
-                                pkt(base + field(rt->net_mesh__DOT__u_net__DOT__rptr_q[r], p * idxw, idxw)),
+          if (const uint64_t c = field(cnt_q[r], p * cntw, cntw))
+            slots = fmt::format(" {} flits, head {}{}", c, pkt(base + field(rptr_q[r], p * idxw, idxw)),
                                 busy >> p & 1 ? " (being sent)" : " (waiting)");
         } else {
           for (unsigned s = 0; s < ns; ++s) {
-            if (!field(occ, p * ns + s, 1)) continue;
-            const uint64_t info = field(rt->net_mesh__DOT__u_net__DOT__info_q[r], (p * ns + s) * infow, infow);
-            const bool waiting = field(rt->net_mesh__DOT__u_net__DOT__wait_q[r], p * ns + s, 1);
-            const bool sending = (busy >> p & 1) && field(rt->net_mesh__DOT__u_net__DOT__rslot_q[r], p * slotw, slotw) == s;
-            const uint64_t k = info >> np & 3;
+            if (!field(occ_q[r], p * ns + s, 1)) continue;
+            const uint64_t info = field(info_q[r], (p * ns + s) * infow, infow), k = info >> np & 3;
+            const bool sending = (busy >> p & 1) && field(rslot_q[r], p * slotw, slotw) == s;
             slots += fmt::format(" [slot {}: {}, {}, {}]", s, pkt(base + s * pf),
-                                 waiting   ? "waiting"
-                                 : sending ? fmt::format("being sent, flit {}",
-                                                         field(rt->net_mesh__DOT__u_net__DOT__rpos_q[r], p * posw, posw))
+                                 field(wait_q[r], p * ns + s, 1) ? "waiting"
+                                 : sending ? fmt::format("being sent, flit {}", field(rpos_q[r], p * posw, posw))
                                            : "granted",
                                  k ? fmt::format("needs {} free slots on {}", k, ports(info & ((1u << np) - 1)))
                                    : std::string("to the ejection port"));
@@ -260,16 +266,13 @@ class NetSim final : public NetSimBase {
       }
       std::string outs;
       for (unsigned o = 0; o < np; ++o) {
-        const uint64_t c = o < nn ? field(rt->net_mesh__DOT__u_net__DOT__credit_q[r], o * credw, credw) : lim;
+        const uint64_t c = o < nn ? field(credit_q[r], o * credw, credw) : lim;
         if (!(conn >> o & 1) && c == lim) continue;
-        outs += fmt::format(" {}: {}credits {}/{};", port(o),
-                            conn >> o & 1
-                                ? fmt::format("carries a packet from {}, ",
-                                              port(static_cast<unsigned>(field(rt->net_mesh__DOT__u_net__DOT__cin_q[r], o * inw, inw))))
-                                : std::string(),
-                            c, lim);
+        const std::string from =
+            conn >> o & 1 ? fmt::format("carries a packet from {}, ", port(unsigned(field(cin_q[r], o * inw, inw)))) : "";
+        outs += fmt::format(" {}: {}credits {}/{};", port(o), from, c, lim);
       }
-      const bool skid = field(rt->net_mesh__DOT__u_net__DOT__skv_q, r, 1);
+      const bool skid = field(skv_q, r, 1);
       if (ins.empty() && outs.empty() && !skid) continue;
       const auto c = sp.shape.coords(r);
       out += fmt::format("  router {} ({},{}{}):{}{}{}\n", r, c[0], c[1], dims > 2 ? fmt::format(",{}", c[2]) : "", ins,
