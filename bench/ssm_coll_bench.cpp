@@ -360,7 +360,7 @@ CollReport bench_lu(const CollBenchOptions& o) {
 
 void plot_barrier(const Table& t, const std::string& dir) {
   prepare(t, dir, "barrier");
-  std::string body = "set logscale x 2\nset xlabel 'threads'\nset xtics (2,4,8,16)\n";
+  std::string body = "set logscale x 2\nset xlabel 'threads'\nset xtics (2,4,8,16)\nset xrange [1.7:19]\n";
   body += "set output 'barrier.png'\nset ylabel 'cycles per operation'\nset title 'Barrier and reduce: engine vs software (paper figure 8)'\nplot ";
   const char* cols[] = {"hw_barrier", "sw_tournament", "sw_dissemination", "hw_reduce", "sw_reduce"};
   const int idx[] = {3, 4, 5, 8, 9};

@@ -43,6 +43,30 @@ void check_cpus(const std::vector<CpuId>& cpus, const char* what) {
   if (cpus.empty()) throw std::invalid_argument(fmt::format("{}: no participants", what));
 }
 
+// Lays out the rounds of a tournament (barrier or reduce) over participants `cpus`: each one's
+// per-round lines (one 64-byte line a round, homed at that participant), its role per round and
+// its opponent's line. `mine` is the Round member holding the participant's own line.
+template <class Round>
+std::vector<std::vector<Round>> tournament_rounds(SharedMemory& mem, const std::vector<CpuId>& cpus,
+                                                  unsigned levels, uint64_t Round::*mine) {
+  const auto p = static_cast<unsigned>(cpus.size());
+  std::vector<std::vector<Round>> rounds(p, std::vector<Round>(levels + 1));
+  for (unsigned i = 0; i < p; ++i) {
+    const uint64_t base = mem.alloc(64ull * (levels + 1), cpus[i]);
+    for (unsigned k = 0; k <= levels; ++k) {
+      rounds[i][k].role = tournament_role(i, k, p);
+      rounds[i][k].*mine = base + 64ull * k;
+    }
+  }
+  for (unsigned i = 0; i < p; ++i)
+    for (unsigned k = 1; k <= levels; ++k) {
+      Round& r = rounds[i][k];
+      if (r.role == Role::Winner || r.role == Role::Champion || r.role == Role::Loser)
+        r.opponent = rounds[opponent_of(i, k, r.role)][k].*mine;
+    }
+  return rounds;
+}
+
 }  // namespace
 
 // --- tournament barrier
@@ -50,22 +74,8 @@ void check_cpus(const std::vector<CpuId>& cpus, const char* what) {
 TournamentBarrier::TournamentBarrier(SharedMemory& mem, std::vector<CpuId> cpus)
     : mem_(mem), p_(static_cast<unsigned>(cpus.size())), levels_(ceil_log2(p_)) {
   check_cpus(cpus, "TournamentBarrier");
-  rounds_.assign(p_, std::vector<Round>(levels_ + 1));
+  rounds_ = tournament_rounds(mem_, cpus, levels_, &Round::flag);
   sense_.assign(p_, 1);
-  // Each participant's flags (one line per round) are homed at it.
-  for (unsigned i = 0; i < p_; ++i) {
-    const uint64_t base = mem_.alloc(64ull * (levels_ + 1), cpus[i]);
-    for (unsigned k = 0; k <= levels_; ++k) {
-      rounds_[i][k].role = tournament_role(i, k, p_);
-      rounds_[i][k].flag = base + 64ull * k;
-    }
-  }
-  for (unsigned i = 0; i < p_; ++i)
-    for (unsigned k = 1; k <= levels_; ++k) {
-      Round& r = rounds_[i][k];
-      if (r.role == Role::Winner || r.role == Role::Champion || r.role == Role::Loser)
-        r.opponent = rounds_[opponent_of(i, k, r.role)][k].flag;
-    }
 }
 
 void TournamentBarrier::wait(unsigned id) {
@@ -169,21 +179,8 @@ uint64_t tournament_reference(int type, int op, std::vector<uint64_t> v) {
 TournamentReduce::TournamentReduce(SharedMemory& mem, std::vector<CpuId> cpus)
     : mem_(mem), p_(static_cast<unsigned>(cpus.size())), levels_(ceil_log2(p_)) {
   check_cpus(cpus, "TournamentReduce");
-  rounds_.assign(p_, std::vector<Round>(levels_ + 1));
+  rounds_ = tournament_rounds(mem_, cpus, levels_, &Round::line);
   sense_.assign(p_, 1);
-  for (unsigned i = 0; i < p_; ++i) {
-    const uint64_t base = mem_.alloc(64ull * (levels_ + 1), cpus[i]);
-    for (unsigned k = 0; k <= levels_; ++k) {
-      rounds_[i][k].role = tournament_role(i, k, p_);
-      rounds_[i][k].line = base + 64ull * k;
-    }
-  }
-  for (unsigned i = 0; i < p_; ++i)
-    for (unsigned k = 1; k <= levels_; ++k) {
-      Round& r = rounds_[i][k];
-      if (r.role == Role::Winner || r.role == Role::Champion || r.role == Role::Loser)
-        r.opponent = rounds_[opponent_of(i, k, r.role)][k].line;
-    }
 }
 
 uint64_t TournamentReduce::reduce(unsigned id, uint64_t value, int type, int op) {

@@ -23,6 +23,7 @@
 #include "Vssm_alu.h"
 #include "hpcnet/sim/harness.hpp"
 #include "hpcnet/tb/cycle.hpp"
+#include "hpcnet/tb/fp_ref.hpp"
 #include "hpcnet/tb/seed.hpp"
 
 namespace alutb {
@@ -35,19 +36,12 @@ enum Type : unsigned { kInt64 = 0, kUint64 = 1, kDouble = 2, kInt32x2 = 3 };
 enum OpCode : unsigned { kSum = 0, kMax = 1, kMin = 2, kOpA = 3 };
 constexpr std::uint64_t kQuiet = 0x0008000000000000ull;
 
-inline std::uint64_t bits(double d) { return std::bit_cast<std::uint64_t>(d); }
-inline double dbl(std::uint64_t u) { return std::bit_cast<double>(u); }
+using hpcnet::tb::bits;
+using hpcnet::tb::dbl;
+using hpcnet::tb::host_add;
 inline bool is_nan(std::uint64_t u) { return std::isnan(dbl(u)); }
 
 // ---------------------------------------------------------------- references
-inline double host_add(double a, double b) {
-#if defined(__x86_64__)
-  __asm__("addsd %1, %0" : "+x"(a) : "x"(b));  // a = a + b: a is the first source
-  return a;
-#else
-  return a + b;
-#endif
-}
 inline std::uint64_t ref_fadd(std::uint64_t a, std::uint64_t b) { return bits(host_add(dbl(a), dbl(b))); }
 // Plain C++ `a + b` (volatile: computed at run time by the host, not folded by the compiler).
 inline std::uint64_t cxx_fadd(std::uint64_t a, std::uint64_t b) {
@@ -56,22 +50,8 @@ inline std::uint64_t cxx_fadd(std::uint64_t a, std::uint64_t b) {
   return bits(r);
 }
 
-// The documented max/min rule, written independently of the RTL's key trick.
-inline std::uint64_t ref_fmaxmin(std::uint64_t a, std::uint64_t b, bool max) {
-  double x = dbl(a), y = dbl(b);
-  if (std::isnan(x)) return a | kQuiet;
-  if (std::isnan(y)) return b | kQuiet;
-  if (x == y) {
-    if (x == 0.0) {  // -0 < +0
-      bool na = std::signbit(x), nb = std::signbit(y);
-      if (max) return (na && !nb) ? b : a;
-      return (!na && nb) ? b : a;
-    }
-    return a;  // identical encodings
-  }
-  if (max) return x > y ? a : b;
-  return x < y ? a : b;
-}
+// The documented max/min rule, written independently of the RTL's key trick (fp_ref.hpp).
+inline std::uint64_t ref_fmaxmin(std::uint64_t a, std::uint64_t b, bool max) { return hpcnet::tb::fmaxmin(a, b, max); }
 
 inline std::uint64_t ref_int(unsigned type, unsigned op, std::uint64_t a, std::uint64_t b) {
   if (op == kOpA) return a;

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "hpcnet/tb/bits.hpp"
+
 namespace bursttb {
 
 namespace {
@@ -17,16 +19,7 @@ void store(std::vector<std::uint8_t>& v, std::size_t off, unsigned n, std::uint6
   std::memcpy(v.data() + off, &x, n);
 }
 
-// Bits [lsb, lsb+width) of a Verilator wide value (32-bit words), width <= 64.
-template <class W>
-std::uint64_t get_bits(const W& w, unsigned lsb, unsigned width) {
-  std::uint64_t v = 0;
-  for (unsigned i = 0; i < width; ++i) {
-    unsigned b = lsb + i;
-    v |= std::uint64_t((w[b / 32] >> (b % 32)) & 1u) << i;
-  }
-  return v;
-}
+using hpcnet::tb::get_bits;
 
 std::string hex(std::uint64_t v) {
   char s[24];

@@ -29,6 +29,7 @@
 #include "hpcnet/sim/harness.hpp"
 #include "hpcnet/sim/host_memory.hpp"
 #include "hpcnet/tb/cycle.hpp"
+#include "hpcnet/tb/fp_ref.hpp"
 #include "hpcnet/tb/seed.hpp"
 
 namespace bursttb {
@@ -42,32 +43,10 @@ constexpr unsigned kStateOk = 0x01, kStateMismatch = 0x8C, kOpcodeBurst = 8;
 inline unsigned elem_bytes(unsigned type) { return type == kInt32 ? 4 : 8; }
 
 // ---------------------------------------------------------------- reference
-inline double dbl(std::uint64_t u) { return std::bit_cast<double>(u); }
-inline std::uint64_t bits(double d) { return std::bit_cast<std::uint64_t>(d); }
-inline double host_add(double a, double b) {
-#if defined(__x86_64__)
-  __asm__("addsd %1, %0" : "+x"(a) : "x"(b));  // a = a + b, a the first source
-  return a;
-#else
-  return a + b;
-#endif
-}
-inline std::uint64_t fmaxmin(std::uint64_t a, std::uint64_t b, bool max) {
-  constexpr std::uint64_t kQuiet = 0x0008000000000000ull;
-  double x = dbl(a), y = dbl(b);
-  if (std::isnan(x)) return a | kQuiet;
-  if (std::isnan(y)) return b | kQuiet;
-  if (x == y) {
-    if (x == 0.0) {  // -0 < +0
-      bool na = std::signbit(x), nb = std::signbit(y);
-      if (max) return (na && !nb) ? b : a;
-      return (!na && nb) ? b : a;
-    }
-    return a;
-  }
-  if (max) return x > y ? a : b;
-  return x < y ? a : b;
-}
+using hpcnet::tb::bits;
+using hpcnet::tb::dbl;
+using hpcnet::tb::fmaxmin;
+using hpcnet::tb::host_add;
 // One element: acc op x (element of 4 or 8 bytes, little-endian in the low bytes).
 inline std::uint64_t combine(unsigned type, unsigned op, std::uint64_t acc, std::uint64_t x) {
   switch (type) {

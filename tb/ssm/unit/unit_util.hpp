@@ -4,31 +4,15 @@
 #pragma once
 #include <cstdint>
 
+#include "hpcnet/tb/bits.hpp"
 #include "hpcnet/tb/seed.hpp"
 
 namespace ssmu {
 
 using hpcnet::tb::seed;
 
-// Bits [lsb, lsb+width) of a wide value held in 32-bit words (width <= 64).
-template <class W>
-std::uint64_t get_bits(const W& w, unsigned lsb, unsigned width) {
-  std::uint64_t v = 0;
-  for (unsigned i = 0; i < width; ++i) {
-    unsigned b = lsb + i;
-    v |= std::uint64_t((w[b / 32] >> (b % 32)) & 1u) << i;
-  }
-  return v;
-}
-template <class W>
-void put_bits(W& w, unsigned lsb, unsigned width, std::uint64_t v) {
-  for (unsigned i = 0; i < width; ++i) {
-    unsigned b = lsb + i;
-    std::uint32_t m = 1u << (b % 32);
-    if ((v >> i) & 1u) w[b / 32] |= m;
-    else w[b / 32] &= ~m;
-  }
-}
+using hpcnet::tb::get_bits;
+using hpcnet::tb::put_bits;
 
 // ssm_pkg::entry_t.
 struct Entry {
