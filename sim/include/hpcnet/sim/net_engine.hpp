@@ -69,6 +69,7 @@ struct NetStats {
   std::vector<uint64_t> lat_hist;                 // tagged packets per latency (last bucket: overflow)
   std::vector<uint64_t> hop_count;                // tagged packets per hop count
   std::vector<double> hop_lat;                    // their latency sum
+  std::vector<uint64_t> hop_lat_min;              // their least latency (UINT64_MAX: none)
   size_t max_queue_seen = 0;                      // longest source queue (packets)
   bool stable = true;                             // every tagged packet delivered within the drain limit
   bool drained = false;                           // the network was emptied and checked at the end
@@ -83,6 +84,10 @@ struct NetStats {
   uint64_t percentile(double p) const;  // latency percentile of the tagged packets (0 < p <= 1)
   // Least-squares slope and intercept of latency against hop count (zero-load: cycles per hop).
   double per_hop_slope(double* intercept = nullptr) const;
+  // The same fit over the least latency seen per hop count, one point per hop count: at low load
+  // some packet of every hop count crosses an empty network, so this is the contention-free
+  // cycles per hop (router + link) and the fixed overhead (injection, serialization, ejection).
+  double min_per_hop_slope(double* intercept = nullptr) const;
   double cycles_per_s() const { return wall_s > 0 ? static_cast<double>(cycles) / wall_s : 0; }
   // Simulated cycles per CPU second: the speed figure that does not depend on other load on the machine.
   double cycles_per_cpu_s() const { return cpu_s > 0 ? static_cast<double>(cycles) / cpu_s : 0; }
