@@ -34,45 +34,42 @@ uint64_t NetStats::percentile(double p) const {
   return lat_max;
 }
 
-double NetStats::per_hop_slope(double* intercept) const {
+namespace {
+// Weighted least-squares line: add(x, y_sum, w) adds w points at x whose y values sum to y_sum.
+struct LineFit {
   double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (size_t h = 0; h < hop_count.size(); ++h) {
-    const double c = static_cast<double>(hop_count[h]), x = static_cast<double>(h);
-    n += c;
-    sx += c * x;
-    sxx += c * x * x;
-    sy += hop_lat[h];
-    sxy += x * hop_lat[h];
+  void add(double x, double y_sum, double w) {
+    n += w;
+    sx += w * x;
+    sxx += w * x * x;
+    sy += y_sum;
+    sxy += x * y_sum;
   }
-  const double den = n * sxx - sx * sx;
-  if (n < 2 || den <= 0) {
-    if (intercept) *intercept = 0;
-    return 0;
+  double slope(double* intercept) const {
+    const double den = n * sxx - sx * sx;
+    if (n < 2 || den <= 0) {
+      if (intercept) *intercept = 0;
+      return 0;
+    }
+    const double k = (n * sxy - sx * sy) / den;
+    if (intercept) *intercept = (sy - k * sx) / n;
+    return k;
   }
-  const double slope = (n * sxy - sx * sy) / den;
-  if (intercept) *intercept = (sy - slope * sx) / n;
-  return slope;
+};
+}  // namespace
+
+double NetStats::per_hop_slope(double* intercept) const {
+  LineFit f;
+  for (size_t h = 0; h < hop_count.size(); ++h)
+    f.add(static_cast<double>(h), hop_lat[h], static_cast<double>(hop_count[h]));
+  return f.slope(intercept);
 }
 
 double NetStats::min_per_hop_slope(double* intercept) const {
-  double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (size_t h = 0; h < hop_lat_min.size(); ++h) {
-    if (hop_lat_min[h] == UINT64_MAX) continue;
-    const double x = static_cast<double>(h), y = static_cast<double>(hop_lat_min[h]);
-    n += 1;
-    sx += x;
-    sxx += x * x;
-    sy += y;
-    sxy += x * y;
-  }
-  const double den = n * sxx - sx * sx;
-  if (n < 2 || den <= 0) {
-    if (intercept) *intercept = 0;
-    return 0;
-  }
-  const double slope = (n * sxy - sx * sy) / den;
-  if (intercept) *intercept = (sy - slope * sx) / n;
-  return slope;
+  LineFit f;
+  for (size_t h = 0; h < hop_lat_min.size(); ++h)
+    if (hop_lat_min[h] != UINT64_MAX) f.add(static_cast<double>(h), static_cast<double>(hop_lat_min[h]), 1);
+  return f.slope(intercept);
 }
 
 NetEngine::NetEngine(const NetSpec& spec)
