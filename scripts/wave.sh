@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # wave.sh BUILD [TRACE]: opens TRACE (default: the newest .fst under BUILD) in GTKWave with the
 # save file scripts/wave/<top>.gtkw, <top> being the trace's top module (the first scope inside
-# TOP; make one with scripts/wave/gen_gtkw.py). When scripts/wave/<top>.sigs exists, the save file
-# is generated from it for this trace (BUILD/wave/<top>.gtkw, vector widths taken from the trace),
-# so that a model of the same top with other parameters shows every listed signal. Without a display it says so and prints the
-# command to run elsewhere, instead of letting GTKWave fail.
+# TOP; make one with scripts/wave/gen_gtkw.py). When scripts/wave/<top>.sigs exists, the save
+# file is generated from it for this trace (BUILD/wave/<top>.gtkw, vector widths taken from the
+# trace), so that a model of the same top with other parameters shows every listed signal.
+# Without a display it says so and prints the command to run elsewhere, instead of letting
+# GTKWave fail.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-build}

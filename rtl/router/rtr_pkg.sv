@@ -45,19 +45,17 @@ package rtr_pkg;
     cd = (r / step(p, K0, K1)) % kd;
     has_up = (p % 2 == 0) ? (cd > 0) : (cd < kd - 1);
   endfunction
-  // Output p of router r has a receiver inside the block.
+  // Output p of router r has a receiver inside the block: input p ^ 1 (same dimension, other
+  // direction) has a sender.
   function automatic bit has_dn(input int r, input int p, input int K0, input int K1, input int K2);
-    int kd, cd;
-    kd = (p / 2 == 0) ? K0 : (p / 2 == 1) ? K1 : K2;
-    cd = (r / step(p, K0, K1)) % kd;
-    has_dn = (p % 2 == 0) ? (cd < kd - 1) : (cd > 0);
+    has_dn = has_up(r, p ^ 1, K0, K1, K2);
   endfunction
   // The router sending to input p of router r (when has_up), receiving from its output p (has_dn).
   function automatic int up(input int r, input int p, input int K0, input int K1);
     up = (p % 2 == 0) ? r - step(p, K0, K1) : r + step(p, K0, K1);
   endfunction
   function automatic int dn(input int r, input int p, input int K0, input int K1);
-    dn = (p % 2 == 0) ? r + step(p, K0, K1) : r - step(p, K0, K1);
+    dn = up(r, p ^ 1, K0, K1);
   endfunction
 
   // ---------------------------------------------------------------- routes

@@ -153,18 +153,25 @@ TEST_CASE("mesh: watchdog on a blocked network dumps the routers' buffers", "[ne
   }
 }
 
+namespace {
+// A measurement run of uniform traffic at `load`, seeded per model (HPCNET_SEED overrides).
+NetRunConfig uniform_run(const char* model, double load, uint64_t warmup, uint64_t measure) {
+  NetRunConfig rc;
+  rc.traffic.load = load;
+  rc.traffic.seed = hpcnet::tb::seed(model);
+  rc.warmup = warmup;
+  rc.measure = measure;
+  return rc;
+}
+}  // namespace
+
 // --- random traffic at a moderate load in every mode, with ejection back-pressure ---
 TEST_CASE("mesh: uniform traffic with ejection back-pressure, every mode", "[net][mesh]") {
   for (const char* m : {"Vnet_mesh_4x4_adbr", "Vnet_mesh_4x4_dorvct", "Vnet_mesh_4x4_dorwh"}) {
-    auto net = make_net(m);
-    NetRunConfig rc;
-    rc.traffic.load = 0.25;
-    rc.traffic.seed = hpcnet::tb::seed(m);
-    rc.warmup = 2000;
-    rc.measure = 20000;
+    NetRunConfig rc = uniform_run(m, 0.25, 2000, 20000);
     rc.ej_ready_prob = 0.7;
     rc.final_drain = NetRunConfig::Drain::always;
-    const NetStats s = net->run(rc);
+    const NetStats s = make_net(m)->run(rc);
     INFO(m);
     CHECK(s.drained);
     CHECK(s.delivered == s.created);
@@ -178,12 +185,7 @@ TEST_CASE("mesh: uniform traffic with ejection back-pressure, every mode", "[net
 TEST_CASE("mesh: zero-load latency is 2 cycles per hop plus a fixed overhead, every mode", "[net][mesh]") {
   for (const char* m : {"Vnet_mesh_4x4_adbr", "Vnet_mesh_4x4_dorvct", "Vnet_mesh_4x4_dorwh", "Vnet_mesh_3x3x3_adbr"}) {
     auto net = make_net(m);
-    NetRunConfig rc;
-    rc.traffic.load = 0.01;
-    rc.traffic.seed = hpcnet::tb::seed(m);
-    rc.warmup = 1000;
-    rc.measure = 30000;
-    const NetStats s = net->run(rc);
+    const NetStats s = net->run(uniform_run(m, 0.01, 1000, 30000));
     INFO(m);
     REQUIRE(s.stable);
     const unsigned diam = net->spec().shape.diameter();
