@@ -181,6 +181,7 @@ module rtr_router #(
   logic [FlitW-1:0]        xdata   [NR*NP];  // the flit output o sends (read from mem_q)
 
   // temporaries of the combinational block
+  logic [NN-1:0]           cnow;     // credits arriving this cycle
   logic [NP-1:0]           busy, out_ok, avail, isend, ilast, csend, clast, ofree, ifree, iimm,
                            imm, send, rd, xhead, nbusy;
   logic [NP*NS-1:0]        req;
@@ -204,7 +205,7 @@ module rtr_router #(
 `ifdef SYNTHESIS
     // Synthesis: every variable gets a value on every path (no latch). In simulation the values
     // of an idle router's decision fields and of the temporaries are never read.
-    busy = '0; out_ok = '0; avail = '0; isend = '0; ilast = '0; csend = '0; clast = '0;
+    cnow = '0; busy = '0; out_ok = '0; avail = '0; isend = '0; ilast = '0; csend = '0; clast = '0;
     ofree = '0; ifree = '0; iimm = '0; imm = '0; send = '0; rd = '0; xhead = '0; nbusy = '0;
     req = '0; cin = '0; oport = '0; rq = '0; pslot = '0; candv = '0; cred8 = '0; rs = '0;
     pk = '0; al = '0; src = '0; ridx = '0; pinfo = '0;
@@ -221,10 +222,13 @@ module rtr_router #(
         nbusy = ne_q[r] & ~busy;
         if (Mode == 2) req = (NP*NS)'(nbusy);  // the FIFO's head packet, when the input is idle
         else           req = wait_q[r];
-        // outputs that can take a flit
+        // outputs that can take a flit. Credits: the counter plus a credit arriving this cycle
+        // (the credit link register crbox_q, or a boundary pulse out_cred_i; pass A adds it to
+        // the counter at this edge), so a freed slot is reused one cycle earlier.
+        cnow = crbox_q[r] | ((Ext ? out_cred_i[r*NN +: NN] : '0) & ~hasdn[r]);
         out_ok = '1;
         if (Mode == 2) begin
-          for (int o = 0; o < NN; o++) out_ok[o] = credit_q[r][o*CredW +: CredW] != '0;
+          for (int o = 0; o < NN; o++) out_ok[o] = credit_q[r][o*CredW +: CredW] != '0 || cnow[o];
         end
         out_ok[NN] = !skv_q[r];
         // inputs sending a packet: the next flit goes when it is here and the output takes it
@@ -270,7 +274,7 @@ module rtr_router #(
           cred8 = '0;
           for (int o = 0; o < NN; o++) begin
             cred8[o*rtr_pkg::CredBits +: rtr_pkg::CredBits] =
-                rtr_pkg::CredBits'(credit_q[r][o*CredW +: CredW]);
+                rtr_pkg::CredBits'(credit_q[r][o*CredW +: CredW]) + rtr_pkg::CredBits'(cnow[o]);
           end
           for (int p = 0; p < NP; p++) begin
             if (ifree[p] && req[p*NS +: NS] != '0) begin

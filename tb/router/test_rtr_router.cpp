@@ -162,6 +162,24 @@ TEST_CASE("rtr_router DBFC: a packet with hops in two dimensions needs two free 
   REQUIRE((py[1][0] >> 24 & 0xff) == 1);
 }
 
+// A credit pulse counts in the decisions of the cycle it arrives in (counter + pulse): a packet
+// waiting for a slot leaves in that cycle, its head on the link in the next one.
+TEST_CASE("rtr_router credits: a returned slot is used in the cycle its credit arrives", "[rtr_router][credits]") {
+  RouterTb<Vrtr_router_2d_adbr> tb(2, 2, false);
+  tb.hold_credits(kXp);
+  tb.send(tb.nn, packet(1, 3, 0));
+  tb.send(tb.nn, packet(2, 3, 0));
+  tb.send(tb.nn, packet(3, 3, 0));  // X+ has no free slot left for this one
+  tb.run(40);
+  REQUIRE(tb.packets(kXp).size() == 2);
+  const std::uint64_t pulse = tb.now();
+  tb.return_credit(kXp);  // out_cred_i high during the next cycle (cycle `pulse`)
+  tb.run(12);
+  REQUIRE(tb.packets(kXp).size() == 3);
+  CHECK(id_of(tb.packets(kXp)[2][0]) == 3);
+  CHECK(tb.out[kXp][2 * kFlits].cycle == pulse + 1);  // granted in cycle `pulse`, on the link next
+}
+
 TEST_CASE("rtr_router ADBR: the selection prefers the output with more free slots", "[rtr_router][adbr]") {
   RouterTb<Vrtr_router_2d_adbr> tb(2, 3, false);
   tb.hold_credits(kXp);
