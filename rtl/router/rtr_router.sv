@@ -28,7 +28,9 @@
 // over the routers, (A) inputs: flits and credits sent in the last cycle, (B) outputs, read side,
 // ejection. Pass A reads only what pass B of the previous cycle wrote, so the blocking assignments
 // inside the loops behave as registers (Verilator 5.006 cannot delay assignments to arrays inside
-// loops).
+// loops). Both blocks assign their temporaries first, outside any branch, and the temporaries are
+// not traced: Verilator then makes them local variables of the generated C++ (docs/router.md,
+// Speed).
 module rtr_router #(
   parameter int Dims     = 2,
   parameter int K0       = 1,
@@ -113,10 +115,10 @@ module rtr_router #(
   // Whether input p of router r has a sender inside the block and output p a receiver.
   logic [NN-1:0] hasup [NR];  // constants
   logic [NN-1:0] hasdn [NR];
-  for (genvar r = 0; r < NR; r++) begin : g_topo
+  for (genvar n = 0; n < NR; n++) begin : g_topo
     for (genvar p = 0; p < NN; p++) begin : g_port
-      assign hasup[r][p] = rtr_pkg::has_up(r, p, K0, K1, K2);
-      assign hasdn[r][p] = rtr_pkg::has_dn(r, p, K0, K1, K2);
+      assign hasup[n][p] = rtr_pkg::has_up(n, p, K0, K1, K2);
+      assign hasdn[n][p] = rtr_pkg::has_dn(n, p, K0, K1, K2);
     end
   end
 
@@ -180,6 +182,9 @@ module rtr_router #(
   logic [2:0]              dptr    [NR];   // allocator priority next
   logic [FlitW-1:0]        xdata   [NR*NP];  // the flit output o sends (read from mem_q)
 
+  // Temporaries of both blocks: not traced (they hold the last router visited, nothing to see in a
+  // waveform), so that Verilator can make them local variables of the generated code.
+  /* verilator tracing_off */
   // temporaries of the combinational block
   logic [NN-1:0]           cnow;     // credits arriving this cycle
   logic [NP-1:0]           busy, out_ok, avail, isend, ilast, csend, clast, ofree, ifree, iimm,
@@ -189,7 +194,7 @@ module rtr_router #(
   logic [NP*NP-1:0]        oport, rq;
   logic [NP*SlotW-1:0]     pslot;
   logic [rtr_pkg::MaxS-1:0] candv;
-  logic [NP-1:0]           ssel [NS];
+  logic [NS*NP-1:0]        ssel;     // slot s: its selected output at s*NP
   logic [6*rtr_pkg::CredBits-1:0] cred8;
   /* verilator lint_off UNUSEDSIGNAL */
   logic [13:0]             rs;       // route_sel: {sel (7 bits), cand (7 bits)}
@@ -200,23 +205,27 @@ module rtr_router #(
   logic [IdxW-1:0]         ridx;
   logic [InfoW-1:0]        pinfo;
 
-  /* verilator lint_off LATCH */  // temporaries of an idle router: see the SYNTHESIS defaults
+  int unsigned             r;        // the router the decisions visit
+
+  /* verilator lint_off LATCH */  // an idle router's decision fields: see the SYNTHESIS defaults
   always_comb begin
-`ifdef SYNTHESIS
-    // Synthesis: every variable gets a value on every path (no latch). In simulation the values
-    // of an idle router's decision fields and of the temporaries are never read.
+    // Every temporary is assigned first, outside any branch: Verilator then makes it a local
+    // variable of the generated function (kept in a register instead of a member re-read after
+    // every store), and synthesis sees no latch.
     cnow = '0; busy = '0; out_ok = '0; avail = '0; isend = '0; ilast = '0; csend = '0; clast = '0;
     ofree = '0; ifree = '0; iimm = '0; imm = '0; send = '0; rd = '0; xhead = '0; nbusy = '0;
     req = '0; cin = '0; oport = '0; rq = '0; pslot = '0; candv = '0; cred8 = '0; rs = '0;
-    pk = '0; al = '0; src = '0; ridx = '0; pinfo = '0;
-    for (int s = 0; s < NS; s++) ssel[s] = '0;
-    for (int r = 0; r < NR; r++) begin
-      dec[r] = '0; dogin[r] = '0; dpslot[r] = '0; drq[r] = '0; dxhead[r] = '0; dptr[r] = '0;
-      for (int o = 0; o < NP; o++) xdata[r*NP + o] = '0;
+    pk = '0; al = '0; src = '0; ridx = '0; pinfo = '0; ssel = '0; r = 0;
+`ifdef SYNTHESIS
+    // Synthesis: the decision fields of an idle router get a value too. In simulation they are
+    // never read (bpend).
+    for (int i = 0; i < NR; i++) begin
+      dec[i] = '0; dogin[i] = '0; dpslot[i] = '0; drq[i] = '0; dxhead[i] = '0; dptr[i] = '0;
+      for (int o = 0; o < NP; o++) xdata[i*NP + o] = '0;
     end
 `endif
     bpend = '0;
-    for (int r = 0; r < NR; r++) begin
+    for (r = 0; r < NR; r++) begin
       if (cpend_q[r]) begin
         busy  = busy_q[r];
         nbusy = ne_q[r] & ~busy;
@@ -280,13 +289,13 @@ module rtr_router #(
             if (ifree[p] && req[p*NS +: NS] != '0) begin
               candv = '0;
               for (int s = 0; s < NS; s++) begin
-                ssel[s] = '0;
+                ssel[s*NP +: NP] = '0;
                 if (req[p*NS + s]) begin
                   pinfo = (Mode == 2) ? infow_q[(r*NP + p)*Depth + 32'(rptr_q[r][p*IdxW +: IdxW])]
                                       : info_q[r][(p*NS + s)*InfoW +: InfoW];
                   rs = rtr_pkg::route_sel(rtr_pkg::MaxInfoW'(pinfo), 7'(ofree),
                                           cred8, Dims, Mode);
-                  ssel[s]  = rs[7 +: NP];
+                  ssel[s*NP +: NP] = rs[7 +: NP];
                   candv[s] = rs[6:0] != '0;
                 end
               end
@@ -299,7 +308,7 @@ module rtr_router #(
               if (pk[3]) begin
                 pslot[p*SlotW +: SlotW] = SlotW'(pk[2:0]);
                 for (int s = 0; s < NS; s++) begin
-                  if (pk[2:0] == 3'(s)) rq[p*NP +: NP] = ssel[s];
+                  if (pk[2:0] == 3'(s)) rq[p*NP +: NP] = ssel[s*NP +: NP];
                 end
               end
             end
@@ -344,8 +353,9 @@ module rtr_router #(
       end
     end
   end
-  /* verilator lint_on LATCH */
 
+
+  /* verilator lint_on LATCH */
 
   // ---------------------------------------------------------------- state updates
   logic [rtr_pkg::RouteW-1:0] wroute;
@@ -363,6 +373,7 @@ module rtr_router #(
   logic [RW-1:0]         nb;  // a neighbour
   logic [NR-1:0]         amask, bmask;  // routers visited by passes A and B
   logic [31:0]           bufn;          // run-time buffer depth (reset)
+  int unsigned           u;             // the router the state update visits
 `ifndef SYNTHESIS
   logic [NR-1:0]         inj_wait_q;   // injection valid and not ready last cycle
   logic [FlitW-1:0]      inj_prev_q [NR];
@@ -370,32 +381,37 @@ module rtr_router #(
 
   /* verilator lint_off BLKSEQ */
   always_ff @(posedge clk_i) begin
+    // temporaries first, outside any branch (local variables of the generated function)
+    wroute = '0; arrive = '0; back = '0; injw = 1'b0; fs = '0; wsl = '0; widx = '0; dc = '0;
+    d_send = '0; d_rd = '0; d_gnt = '0; d_ognt = '0; d_clast = '0; d_imm = '0; busy0 = '0;
+    credn = '0; cu = '0; rsl = '0; rp = '0; lst = 1'b0; ejpop = 1'b0; moved = '0; nb = '0;
+    amask = '0; bmask = '0; bufn = '0; u = 0;
     if (!rst_ni) begin
-      for (int r = 0; r < NR; r++) begin
-        inbox_q[r]  = '0;
-        crbox_q[r]  = '0;
-        extv_q[r]   = '0;
-        extc_q[r]   = '0;
-        busy_q[r]   = '0;
-        head_q[r]   = '1;
-        last_q[r]   = (P == 1) ? '1 : '0;
-        rpos_q[r]   = '0;
-        wmid_q[r]   = '0;
-        wpos_q[r]   = '0;
-        occ_q[r]    = '0;
-        wait_q[r]   = '0;
-        older_q[r]  = '0;
-        wslot_q[r]  = '0;
-        rslot_q[r]  = '0;
-        info_q[r]   = '0;
-        wptr_q[r]   = '0;
-        rptr_q[r]   = '0;
-        cnt_q[r]    = '0;
-        ne_q[r]     = '0;
-        conn_q[r]   = '0;
-        cin_q[r]    = '0;
-        oport_q[r]  = '0;
-        ptr_q[r]    = '0;
+      for (int i = 0; i < NR; i++) begin
+        inbox_q[i]  = '0;
+        crbox_q[i]  = '0;
+        extv_q[i]   = '0;
+        extc_q[i]   = '0;
+        busy_q[i]   = '0;
+        head_q[i]   = '1;
+        last_q[i]   = (P == 1) ? '1 : '0;
+        rpos_q[i]   = '0;
+        wmid_q[i]   = '0;
+        wpos_q[i]   = '0;
+        occ_q[i]    = '0;
+        wait_q[i]   = '0;
+        older_q[i]  = '0;
+        wslot_q[i]  = '0;
+        rslot_q[i]  = '0;
+        info_q[i]   = '0;
+        wptr_q[i]   = '0;
+        rptr_q[i]   = '0;
+        cnt_q[i]    = '0;
+        ne_q[i]     = '0;
+        conn_q[i]   = '0;
+        cin_q[i]    = '0;
+        oport_q[i]  = '0;
+        ptr_q[i]    = '0;
       end
       // run-time buffer depth: clamped to BufMin..BufPkts (a_buf_pkts reports a value outside)
       bufn = (32'(buf_pkts_i) < 32'(BufMin)) ? 32'(BufMin)
@@ -403,8 +419,8 @@ module rtr_router #(
       credlim_q = CredW'((Mode == 2) ? bufn * 32'(P) : bufn);
       slots_q   = '0;
       for (int s = 0; s < NS; s++) slots_q[s] = (Mode == 2) || 32'(s) < bufn;
-      for (int r = 0; r < NR; r++) begin
-        for (int o = 0; o < NN; o++) credit_q[r][o*CredW +: CredW] = credlim_q;
+      for (int i = 0; i < NR; i++) begin
+        for (int o = 0; o < NN; o++) credit_q[i][o*CredW +: CredW] = credlim_q;
       end
 `ifndef SYNTHESIS
       a_buf_pkts: assert (32'(buf_pkts_i) >= 32'(BufMin) && 32'(buf_pkts_i) <= 32'(BufPkts))
@@ -420,290 +436,296 @@ module rtr_router #(
 `ifndef SYNTHESIS
       inj_wait_q  = '0;
 `endif
-    end else begin
-      // (A) inputs: flits on the links and credit pulses, sent in the last cycle
-      amask = apend_q | inj_valid_i;
-`ifndef SYNTHESIS
-      amask = amask | inj_wait_q;
-`endif
-      if (Ext) amask = '1;
-      for (int r = 0; r < NR; r++) begin
-       if (amask[r]) begin
-        apend_q[r] = 1'b0;
-        arrive = inbox_q[r] | ((Ext ? in_valid_i[r*NN +: NN] : '0) & ~hasup[r]);
-        back   = crbox_q[r] | ((Ext ? out_cred_i[r*NN +: NN] : '0) & ~hasdn[r]);
-        injw   = inj_valid_i[r] && inj_ready_o[r];  // inj_ready_o: the state before the edge
-`ifndef SYNTHESIS
-        if (inj_wait_q[r] || inj_valid_i[r]) begin
-          if (inj_wait_q[r]) begin
-            a_inj_hold: assert (inj_valid_i[r] && inj_data_i[r*FlitW +: FlitW] == inj_prev_q[r])
-              else $error("rtr_router %0d: injection valid dropped or data changed before ready", r);
-          end
-          inj_wait_q[r] = inj_valid_i[r] && !inj_ready_o[r];
-          if (inj_wait_q[r]) inj_prev_q[r] = inj_data_i[r*FlitW +: FlitW];
-        end
-`endif
-        if (back != '0) begin
-          for (int o = 0; o < NN; o++) begin
-            if (back[o]) begin
-`ifndef SYNTHESIS
-              // credits never exceed the downstream buffer
-              a_cred_max: assert (credit_q[r][o*CredW +: CredW] != credlim_q)
-                else $error("rtr_router %0d: output %0d credit overflow", r, o);
-`endif
-              credit_q[r][o*CredW +: CredW] = credit_q[r][o*CredW +: CredW] + CredW'(1);
-            end
-          end
-          crbox_q[r] = '0;
-        end
-        if (arrive != '0 || injw) begin
-          for (int p = 0; p < NP; p++) begin
-            if ((p == NN) ? injw : arrive[p]) begin
-`ifndef SYNTHESIS
-              // no overflow: a network input takes a flit only with room (credits)
-              if (p < NN) begin
-                a_no_overflow: assert ((Mode == 2)
-                                       ? (cnt_q[r][p*CntW +: CntW] != CntW'(credlim_q))
-                                       : (wmid_q[r][p] || (occ_q[r][p*NS +: NS] & slots_q) != slots_q))
-                  else $error("rtr_router %0d: input %0d overflows", r, p);
-              end
-`endif
-              // the flit's route field (decoded if it is a head); the flit is copied below
-              if (p == NN)                    wroute = inj_data_i[r*FlitW +: rtr_pkg::RouteW];
-              else if (NR > 1 && hasup[r][p]) wroute = odata_q[rtr_pkg::up(r, p, K0, K1)*NN + p][rtr_pkg::RouteW-1:0];
-              else                            wroute = in_data_i[(r*NN + p)*FlitW +: rtr_pkg::RouteW];
-              if (Mode == 2) begin
-                widx = wptr_q[r][p*IdxW +: IdxW];
-                if (!wmid_q[r][p]) begin
-                  infow_q[(r*NP + p)*Depth + 32'(widx)] =
-                      InfoW'(rtr_pkg::route_info(wroute, Dims, Mode, Sel));
-                end
-                wptr_q[r][p*IdxW +: IdxW] = (widx == IdxW'(Depth - 1)) ? '0 : widx + IdxW'(1);
-                cnt_q[r][p*CntW +: CntW]  = cnt_q[r][p*CntW +: CntW] + CntW'(1);
-                ne_q[r][p] = 1'b1;
-              end else begin
-                // a head takes the lowest free slot; it is younger than every packet here
-                fs = '0;
-                for (int s = NS - 1; s >= 0; s--) if (!occ_q[r][p*NS + s]) fs = SlotW'(s);
-                wsl  = wmid_q[r][p] ? wslot_q[r][p*SlotW +: SlotW] : fs;
-                widx = IdxW'(32'(wsl) * P + 32'(wpos_q[r][p*PosW +: PosW]));
-                if (!wmid_q[r][p]) begin
-                  wslot_q[r][p*SlotW +: SlotW] = fs;
-                  for (int s = 0; s < NS; s++) begin
-                    if (fs == SlotW'(s)) begin
-                      info_q[r][(p*NS + s)*InfoW +: InfoW] =
-                          InfoW'(rtr_pkg::route_info(wroute, Dims, Mode, Sel));
-                      older_q[r][(p*NS + s)*NS +: NS] = occ_q[r][p*NS +: NS];
-                      for (int t = 0; t < NS; t++) begin
-                        if (t != s) older_q[r][(p*NS + t)*NS + s] = 1'b0;
-                      end
-                      occ_q[r][p*NS + s]  = 1'b1;
-                      wait_q[r][p*NS + s] = 1'b1;
-                    end
-                  end
-                end
-              end
-              if (p == NN) begin
-                mem_q[(r*NP + p)*Depth + 32'(widx)] = inj_data_i[r*FlitW +: FlitW];
-              end else if (NR > 1 && hasup[r][p]) begin
-                mem_q[(r*NP + p)*Depth + 32'(widx)] = odata_q[rtr_pkg::up(r, p, K0, K1)*NN + p];
-              end else begin
-                mem_q[(r*NP + p)*Depth + 32'(widx)] = in_data_i[(r*NN + p)*FlitW +: FlitW];
-              end
-              wmid_q[r][p] = (wpos_q[r][p*PosW +: PosW] != PosW'(P - 1));
-              wpos_q[r][p*PosW +: PosW] = (wpos_q[r][p*PosW +: PosW] == PosW'(P - 1)) ? '0
-                                          : wpos_q[r][p*PosW +: PosW] + PosW'(1);
-            end
-          end
-          inbox_q[r] = '0;
-          inj_ready_o[r] = rtr_pkg::inj_room(wmid_q[r][NN], rtr_pkg::MaxS'(occ_q[r][NN*NS +: NS]),
-                                             rtr_pkg::MaxS'(slots_q), 16'(cnt_q[r][NN*CntW +: CntW]),
-                                             16'(credlim_q), Mode);
-          cpend_q[r] = 1'b1;  // a flit was written: a packet may wait
-        end
-       end
-      end
-      // (B) outputs, read side and ejection, from the decisions
-      moved = '0;
-      bmask = bpend | ej_valid_o | skv_q;
-      if (Ext) bmask = '1;
-      for (int r = 0; r < NR; r++) begin
-        dc = bpend[r] ? dec[r] : '0;
-        if (bmask[r] && (dc != '0 || ej_valid_o[r] || skv_q[r] || (Ext && (extv_q[r] | extc_q[r]) != '0))) begin
-          d_send  = dc[0*NP +: NP];
-          d_rd    = dc[1*NP +: NP];
-          d_gnt   = dc[2*NP +: NP];
-          d_ognt  = dc[3*NP +: NP];
-          d_clast = dc[4*NP +: NP];
-          d_imm   = dc[5*NP +: NP];
-          busy0   = busy_q[r];
-          credn   = '0;
-`ifndef SYNTHESIS
-          if (dc != '0) begin
-            for (int o = 0; o < NN; o++) begin
-              // credits: never used when there are none
-              a_cred_underflow: assert (!((Mode == 2) ? d_send[o] : d_ognt[o])
-                                        || credit_q[r][o*CredW +: CredW] != '0)
-                else $error("rtr_router %0d: output %0d used without credit", r, o);
-              // a minimal route never leaves the mesh
-              a_port_exists: assert (!d_send[o] || hasdn[r][o] || (Ext && out_en_i[r*NN + o]))
-                else $error("rtr_router %0d: output %0d has no neighbour", r, o);
-            end
-            // only packets with no hop left are ejected
-            if (d_send[NN] && dxhead[r][NN]) begin
-              a_eject_zero: assert (xdata[r*NP + NN][8*Dims-1:0] == '0)
-                else $error("rtr_router %0d: ejected a packet with hops left", r);
-            end
-            // a granted output is free (or sends its tail now)
-            a_ognt_free: assert ((d_ognt & conn_q[r] & ~d_clast) == '0)
-              else $error("rtr_router %0d: output granted while busy", r);
-          end
-`endif
-          if ((d_rd | d_gnt) != '0) begin
-            for (int p = 0; p < NP; p++) begin
-              if (d_gnt[p]) begin
-                oport_q[r][p*NP +: NP] = drq[r][p*NP +: NP];
-                if (Mode != 2) begin
-                  for (int s = 0; s < NS; s++) begin
-                    if (dpslot[r][p*SlotW +: SlotW] == SlotW'(s)) wait_q[r][p*NS + s] = 1'b0;
-                  end
-                end
-              end
-              if (d_rd[p]) begin
-                rsl = busy0[p] ? rslot_q[r][p*SlotW +: SlotW] : dpslot[r][p*SlotW +: SlotW];
-                rp  = busy0[p] ? rpos_q[r][p*PosW +: PosW] : '0;
-                lst = busy0[p] ? last_q[r][p] : (P == 1);
-                if (Mode == 2) begin
-                  credn[p] = 1'b1;  // a flit entry freed
-                  rptr_q[r][p*IdxW +: IdxW] = (rptr_q[r][p*IdxW +: IdxW] == IdxW'(Depth - 1)) ? '0
-                                              : rptr_q[r][p*IdxW +: IdxW] + IdxW'(1);
-                  cnt_q[r][p*CntW +: CntW] = cnt_q[r][p*CntW +: CntW] - CntW'(1);
-                  ne_q[r][p] = cnt_q[r][p*CntW +: CntW] != '0;
-                end else if (lst) begin
-                  credn[p] = 1'b1;  // the tail: the slot is free
-                  for (int s = 0; s < NS; s++) if (rsl == SlotW'(s)) occ_q[r][p*NS + s] = 1'b0;
-                end
-                if (lst) begin
-                  busy_q[r][p] = 1'b0;
-                  rpos_q[r][p*PosW +: PosW] = '0;
-                  head_q[r][p] = 1'b1;
-                  last_q[r][p] = (P == 1);
-                end else begin
-                  busy_q[r][p] = 1'b1;
-                  rslot_q[r][p*SlotW +: SlotW] = rsl;
-                  rpos_q[r][p*PosW +: PosW] = rp + PosW'(1);
-                  head_q[r][p] = 1'b0;
-                  last_q[r][p] = (32'(rp) + 1 == P - 1);
-                end
-              end
-              if (d_gnt[p] && !(d_rd[p] && !busy0[p])) begin  // a deferred grant: head next cycle
-                busy_q[r][p] = 1'b1;
-                rslot_q[r][p*SlotW +: SlotW] = dpslot[r][p*SlotW +: SlotW];
-                rpos_q[r][p*PosW +: PosW] = '0;
-                head_q[r][p] = 1'b1;
-                last_q[r][p] = (P == 1);
-              end
-            end
-            if (credn[NN]) begin
-              inj_ready_o[r] = rtr_pkg::inj_room(wmid_q[r][NN], rtr_pkg::MaxS'(occ_q[r][NN*NS +: NS]),
-                                                 rtr_pkg::MaxS'(slots_q), 16'(cnt_q[r][NN*CntW +: CntW]),
-                                                 16'(credlim_q), Mode);
-            end
-          end
-          // credit pulses to the upstream routers (credit box) or the boundary
-          extc_q[r] = '0;
-          if (credn[NN-1:0] != '0) begin
-            for (int p = 0; p < NN; p++) begin
-              if (credn[p]) begin
-                if (NR > 1 && hasup[r][p]) begin
-                  nb = RW'(rtr_pkg::up(r, p, K0, K1));
-                  crbox_q[nb][p] = 1'b1;
-                  apend_q[nb] = 1'b1;
-                end else begin
-                  extc_q[r][p] = 1'b1;
-                end
-              end
-            end
-          end
-          // connections and credits
-          if ((d_clast | d_ognt) != '0) begin
-            for (int o = 0; o < NP; o++) begin
-              if (d_clast[o]) conn_q[r][o] = 1'b0;
-              if (d_ognt[o]) begin
-                conn_q[r][o] = !(d_imm[o] && P == 1);
-                cin_q[r][o*InW +: InW] = dogin[r][o*InW +: InW];
-              end
-            end
-            ptr_q[r] = dptr[r];
-          end
-          // credits: a VCT grant reserves a packet slot downstream, a wormhole flit an entry
-          cu = (Mode == 2) ? d_send[NN-1:0] : d_ognt[NN-1:0];
-          if (cu != '0) begin
-            for (int o = 0; o < NN; o++) begin
-              if (cu[o]) credit_q[r][o*CredW +: CredW] = credit_q[r][o*CredW +: CredW] - CredW'(1);
-            end
-          end
-          // link registers, written only with a flit (a head's route field updated); the flit
-          // is marked in the receiver's inbox
-          extv_q[r] = '0;
-          if (d_send[NN-1:0] != '0) begin
-            for (int o = 0; o < NN; o++) begin
-              if (d_send[o]) begin
-                odata_q[r*NN + o] = xdata[r*NP + o];
-                if (dxhead[r][o]) begin
-                  odata_q[r*NN + o][31:0] = rtr_pkg::hop_update(xdata[r*NP + o][31:0], o);
-                end
-                if (NR > 1 && hasdn[r][o]) begin
-                  nb = RW'(rtr_pkg::dn(r, o, K0, K1));
-                  inbox_q[nb][o] = 1'b1;
-                  apend_q[nb] = 1'b1;
-                end else begin
-                  extv_q[r][o] = 1'b1;
-                end
-              end
-            end
-          end
-          // ejection: output register ej_data_o and skid register skd_q (room: !skv_q)
-          ejpop = ej_valid_o[r] && ej_ready_i[r];
-          if (!ej_valid_o[r] || ejpop) begin
-            if (skv_q[r]) begin
-              ej_data_o[r*FlitW +: FlitW] = skd_q[r];
-              skv_q[r]      = 1'b0;
-              ej_valid_o[r] = 1'b1;
-            end else if (d_send[NN]) begin
-              ej_data_o[r*FlitW +: FlitW] = xdata[r*NP + NN];
-              ej_valid_o[r] = 1'b1;
-            end else begin
-              ej_valid_o[r] = 1'b0;
-            end
-          end else if (d_send[NN]) begin
-            skd_q[r] = xdata[r*NP + NN];
-            skv_q[r] = 1'b1;
-          end
-          if (d_send != '0) moved = moved + 32'd1;
-          cpend_q[r] = busy_q[r] != '0 || ((Mode == 2) ? ne_q[r] != '0 : wait_q[r] != '0);
-        end
-      end
-      moved_q = moved_q + moved;
     end
+    // Passes A and B visit no router during reset (amask, bmask).
+    // (A) inputs: flits on the links and credit pulses, sent in the last cycle
+    amask = apend_q | inj_valid_i;
+`ifndef SYNTHESIS
+    amask = amask | inj_wait_q;
+`endif
+    if (Ext) amask = '1;
+    if (!rst_ni) amask = '0;
+    for (u = 0; u < NR; u++) begin
+     if (amask[u]) begin
+      apend_q[u] = 1'b0;
+      arrive = inbox_q[u] | ((Ext ? in_valid_i[u*NN +: NN] : '0) & ~hasup[u]);
+      back   = crbox_q[u] | ((Ext ? out_cred_i[u*NN +: NN] : '0) & ~hasdn[u]);
+      injw   = inj_valid_i[u] && inj_ready_o[u];  // inj_ready_o: the state before the edge
+`ifndef SYNTHESIS
+      if (inj_wait_q[u] || inj_valid_i[u]) begin
+        if (inj_wait_q[u]) begin
+          a_inj_hold: assert (inj_valid_i[u] && inj_data_i[u*FlitW +: FlitW] == inj_prev_q[u])
+            else $error("rtr_router %0d: injection valid dropped or data changed before ready", u);
+        end
+        inj_wait_q[u] = inj_valid_i[u] && !inj_ready_o[u];
+        if (inj_wait_q[u]) inj_prev_q[u] = inj_data_i[u*FlitW +: FlitW];
+      end
+`endif
+      if (back != '0) begin
+        for (int o = 0; o < NN; o++) begin
+          if (back[o]) begin
+`ifndef SYNTHESIS
+            // credits never exceed the downstream buffer
+            a_cred_max: assert (credit_q[u][o*CredW +: CredW] != credlim_q)
+              else $error("rtr_router %0d: output %0d credit overflow", u, o);
+`endif
+            credit_q[u][o*CredW +: CredW] = credit_q[u][o*CredW +: CredW] + CredW'(1);
+          end
+        end
+        crbox_q[u] = '0;
+      end
+      if (arrive != '0 || injw) begin
+        for (int p = 0; p < NP; p++) begin
+          if ((p == NN) ? injw : arrive[p]) begin
+`ifndef SYNTHESIS
+            // no overflow: a network input takes a flit only with room (credits)
+            if (p < NN) begin
+              a_no_overflow: assert ((Mode == 2)
+                                     ? (cnt_q[u][p*CntW +: CntW] != CntW'(credlim_q))
+                                     : (wmid_q[u][p] || (occ_q[u][p*NS +: NS] & slots_q) != slots_q))
+                else $error("rtr_router %0d: input %0d overflows", u, p);
+            end
+`endif
+            // the flit's route field (decoded if it is a head); the flit is copied below
+            if (p == NN)                    wroute = inj_data_i[u*FlitW +: rtr_pkg::RouteW];
+            else if (NR > 1 && hasup[u][p]) wroute = odata_q[rtr_pkg::up(u, p, K0, K1)*NN + p][rtr_pkg::RouteW-1:0];
+            else                            wroute = in_data_i[(u*NN + p)*FlitW +: rtr_pkg::RouteW];
+            if (Mode == 2) begin
+              widx = wptr_q[u][p*IdxW +: IdxW];
+              if (!wmid_q[u][p]) begin
+                infow_q[(u*NP + p)*Depth + 32'(widx)] =
+                    InfoW'(rtr_pkg::route_info(wroute, Dims, Mode, Sel));
+              end
+              wptr_q[u][p*IdxW +: IdxW] = (widx == IdxW'(Depth - 1)) ? '0 : widx + IdxW'(1);
+              cnt_q[u][p*CntW +: CntW]  = cnt_q[u][p*CntW +: CntW] + CntW'(1);
+              ne_q[u][p] = 1'b1;
+            end else begin
+              // a head takes the lowest free slot; it is younger than every packet here
+              fs = '0;
+              for (int s = NS - 1; s >= 0; s--) if (!occ_q[u][p*NS + s]) fs = SlotW'(s);
+              wsl  = wmid_q[u][p] ? wslot_q[u][p*SlotW +: SlotW] : fs;
+              widx = IdxW'(32'(wsl) * P + 32'(wpos_q[u][p*PosW +: PosW]));
+              if (!wmid_q[u][p]) begin
+                wslot_q[u][p*SlotW +: SlotW] = fs;
+                for (int s = 0; s < NS; s++) begin
+                  if (fs == SlotW'(s)) begin
+                    info_q[u][(p*NS + s)*InfoW +: InfoW] =
+                        InfoW'(rtr_pkg::route_info(wroute, Dims, Mode, Sel));
+                    older_q[u][(p*NS + s)*NS +: NS] = occ_q[u][p*NS +: NS];
+                    for (int t = 0; t < NS; t++) begin
+                      if (t != s) older_q[u][(p*NS + t)*NS + s] = 1'b0;
+                    end
+                    occ_q[u][p*NS + s]  = 1'b1;
+                    wait_q[u][p*NS + s] = 1'b1;
+                  end
+                end
+              end
+            end
+            if (p == NN) begin
+              mem_q[(u*NP + p)*Depth + 32'(widx)] = inj_data_i[u*FlitW +: FlitW];
+            end else if (NR > 1 && hasup[u][p]) begin
+              mem_q[(u*NP + p)*Depth + 32'(widx)] = odata_q[rtr_pkg::up(u, p, K0, K1)*NN + p];
+            end else begin
+              mem_q[(u*NP + p)*Depth + 32'(widx)] = in_data_i[(u*NN + p)*FlitW +: FlitW];
+            end
+            wmid_q[u][p] = (wpos_q[u][p*PosW +: PosW] != PosW'(P - 1));
+            wpos_q[u][p*PosW +: PosW] = (wpos_q[u][p*PosW +: PosW] == PosW'(P - 1)) ? '0
+                                        : wpos_q[u][p*PosW +: PosW] + PosW'(1);
+          end
+        end
+        inbox_q[u] = '0;
+        inj_ready_o[u] = rtr_pkg::inj_room(wmid_q[u][NN], rtr_pkg::MaxS'(occ_q[u][NN*NS +: NS]),
+                                           rtr_pkg::MaxS'(slots_q), 16'(cnt_q[u][NN*CntW +: CntW]),
+                                           16'(credlim_q), Mode);
+        cpend_q[u] = 1'b1;  // a flit was written: a packet may wait
+      end
+     end
+    end
+    // (B) outputs, read side and ejection, from the decisions
+    moved = '0;
+    bmask = bpend | ej_valid_o | skv_q;
+    if (Ext) bmask = '1;
+    if (!rst_ni) bmask = '0;
+    for (u = 0; u < NR; u++) begin
+      dc = bpend[u] ? dec[u] : '0;
+      if (bmask[u] && (dc != '0 || ej_valid_o[u] || skv_q[u] || (Ext && (extv_q[u] | extc_q[u]) != '0))) begin
+        d_send  = dc[0*NP +: NP];
+        d_rd    = dc[1*NP +: NP];
+        d_gnt   = dc[2*NP +: NP];
+        d_ognt  = dc[3*NP +: NP];
+        d_clast = dc[4*NP +: NP];
+        d_imm   = dc[5*NP +: NP];
+        busy0   = busy_q[u];
+        credn   = '0;
+`ifndef SYNTHESIS
+        if (dc != '0) begin
+          // only packets with no hop left are ejected
+          if (d_send[NN] && dxhead[u][NN]) begin
+            a_eject_zero: assert (xdata[u*NP + NN][8*Dims-1:0] == '0)
+              else $error("rtr_router %0d: ejected a packet with hops left", u);
+          end
+          // a granted output is free (or sends its tail now)
+          a_ognt_free: assert ((d_ognt & conn_q[u] & ~d_clast) == '0)
+            else $error("rtr_router %0d: output granted while busy", u);
+        end
+`endif
+        if ((d_rd | d_gnt) != '0) begin
+          for (int p = 0; p < NP; p++) begin
+            if (d_gnt[p]) begin
+              oport_q[u][p*NP +: NP] = drq[u][p*NP +: NP];
+              if (Mode != 2) begin
+                for (int s = 0; s < NS; s++) begin
+                  if (dpslot[u][p*SlotW +: SlotW] == SlotW'(s)) wait_q[u][p*NS + s] = 1'b0;
+                end
+              end
+            end
+            if (d_rd[p]) begin
+              rsl = busy0[p] ? rslot_q[u][p*SlotW +: SlotW] : dpslot[u][p*SlotW +: SlotW];
+              rp  = busy0[p] ? rpos_q[u][p*PosW +: PosW] : '0;
+              lst = busy0[p] ? last_q[u][p] : (P == 1);
+              if (Mode == 2) begin
+                credn[p] = 1'b1;  // a flit entry freed
+                rptr_q[u][p*IdxW +: IdxW] = (rptr_q[u][p*IdxW +: IdxW] == IdxW'(Depth - 1)) ? '0
+                                            : rptr_q[u][p*IdxW +: IdxW] + IdxW'(1);
+                cnt_q[u][p*CntW +: CntW] = cnt_q[u][p*CntW +: CntW] - CntW'(1);
+                ne_q[u][p] = cnt_q[u][p*CntW +: CntW] != '0;
+              end else if (lst) begin
+                credn[p] = 1'b1;  // the tail: the slot is free
+                for (int s = 0; s < NS; s++) if (rsl == SlotW'(s)) occ_q[u][p*NS + s] = 1'b0;
+              end
+              if (lst) begin
+                busy_q[u][p] = 1'b0;
+                rpos_q[u][p*PosW +: PosW] = '0;
+                head_q[u][p] = 1'b1;
+                last_q[u][p] = (P == 1);
+              end else begin
+                busy_q[u][p] = 1'b1;
+                rslot_q[u][p*SlotW +: SlotW] = rsl;
+                rpos_q[u][p*PosW +: PosW] = rp + PosW'(1);
+                head_q[u][p] = 1'b0;
+                last_q[u][p] = (32'(rp) + 1 == P - 1);
+              end
+            end
+            if (d_gnt[p] && !(d_rd[p] && !busy0[p])) begin  // a deferred grant: head next cycle
+              busy_q[u][p] = 1'b1;
+              rslot_q[u][p*SlotW +: SlotW] = dpslot[u][p*SlotW +: SlotW];
+              rpos_q[u][p*PosW +: PosW] = '0;
+              head_q[u][p] = 1'b1;
+              last_q[u][p] = (P == 1);
+            end
+          end
+          if (credn[NN]) begin
+            inj_ready_o[u] = rtr_pkg::inj_room(wmid_q[u][NN], rtr_pkg::MaxS'(occ_q[u][NN*NS +: NS]),
+                                               rtr_pkg::MaxS'(slots_q), 16'(cnt_q[u][NN*CntW +: CntW]),
+                                               16'(credlim_q), Mode);
+          end
+        end
+        // credit pulses to the upstream routers (credit box) or the boundary
+        extc_q[u] = '0;
+        if (credn[NN-1:0] != '0) begin
+          for (int p = 0; p < NN; p++) begin
+            if (credn[p]) begin
+              if (NR > 1 && hasup[u][p]) begin
+                nb = RW'(rtr_pkg::up(u, p, K0, K1));
+                crbox_q[nb][p] = 1'b1;
+                apend_q[nb] = 1'b1;
+              end else begin
+                extc_q[u][p] = 1'b1;
+              end
+            end
+          end
+        end
+        // connections and credits
+        if ((d_clast | d_ognt) != '0) begin
+          for (int o = 0; o < NP; o++) begin
+            if (d_clast[o]) conn_q[u][o] = 1'b0;
+            if (d_ognt[o]) begin
+              conn_q[u][o] = !(d_imm[o] && P == 1);
+              cin_q[u][o*InW +: InW] = dogin[u][o*InW +: InW];
+            end
+          end
+          ptr_q[u] = dptr[u];
+        end
+        // credits: a VCT grant reserves a packet slot downstream, a wormhole flit an entry
+        cu = (Mode == 2) ? d_send[NN-1:0] : d_ognt[NN-1:0];
+        if (cu != '0) begin
+          for (int o = 0; o < NN; o++) begin
+            if (cu[o]) begin
+`ifndef SYNTHESIS
+              // credits: never used when there are none
+              a_cred_underflow: assert (credit_q[u][o*CredW +: CredW] != '0)
+                else $error("rtr_router %0d: output %0d used without credit", u, o);
+`endif
+              credit_q[u][o*CredW +: CredW] = credit_q[u][o*CredW +: CredW] - CredW'(1);
+            end
+          end
+        end
+        // link registers, written only with a flit (a head's route field updated); the flit
+        // is marked in the receiver's inbox
+        extv_q[u] = '0;
+        if (d_send[NN-1:0] != '0) begin
+          for (int o = 0; o < NN; o++) begin
+            if (d_send[o]) begin
+              odata_q[u*NN + o] = xdata[u*NP + o];
+              if (dxhead[u][o]) begin
+                odata_q[u*NN + o][31:0] = rtr_pkg::hop_update(xdata[u*NP + o][31:0], o);
+              end
+              if (NR > 1 && hasdn[u][o]) begin
+                nb = RW'(rtr_pkg::dn(u, o, K0, K1));
+                inbox_q[nb][o] = 1'b1;
+                apend_q[nb] = 1'b1;
+              end else begin
+`ifndef SYNTHESIS
+                // a minimal route never leaves the mesh
+                a_port_exists: assert (Ext && out_en_i[u*NN + o])
+                  else $error("rtr_router %0d: output %0d has no neighbour", u, o);
+`endif
+                extv_q[u][o] = 1'b1;
+              end
+            end
+          end
+        end
+        // ejection: output register ej_data_o and skid register skd_q (room: !skv_q)
+        ejpop = ej_valid_o[u] && ej_ready_i[u];
+        if (!ej_valid_o[u] || ejpop) begin
+          if (skv_q[u]) begin
+            ej_data_o[u*FlitW +: FlitW] = skd_q[u];
+            skv_q[u]      = 1'b0;
+            ej_valid_o[u] = 1'b1;
+          end else if (d_send[NN]) begin
+            ej_data_o[u*FlitW +: FlitW] = xdata[u*NP + NN];
+            ej_valid_o[u] = 1'b1;
+          end else begin
+            ej_valid_o[u] = 1'b0;
+          end
+        end else if (d_send[NN]) begin
+          skd_q[u] = xdata[u*NP + NN];
+          skv_q[u] = 1'b1;
+        end
+        if (d_send != '0) moved = moved + 32'd1;
+        cpend_q[u] = busy_q[u] != '0 || ((Mode == 2) ? ne_q[u] != '0 : wait_q[u] != '0);
+      end
+    end
+    moved_q = moved_q + moved;
   end
   /* verilator lint_on BLKSEQ */
+  /* verilator tracing_on */
   assign moved_o = moved_q;
 
   // ---------------------------------------------------------------- boundary ports
-  for (genvar r = 0; r < NR; r++) begin : g_ext
+  for (genvar n = 0; n < NR; n++) begin : g_ext
     for (genvar p = 0; p < NN; p++) begin : g_port
-      if (Ext && !rtr_pkg::has_dn(r, p, K0, K1, K2)) begin : g_out
-        assign out_valid_o[r*NN + p]                 = extv_q[r][p];
-        assign out_data_o[(r*NN + p)*FlitW +: FlitW] = odata_q[r*NN + p];
+      if (Ext && !rtr_pkg::has_dn(n, p, K0, K1, K2)) begin : g_out
+        assign out_valid_o[n*NN + p]                 = extv_q[n][p];
+        assign out_data_o[(n*NN + p)*FlitW +: FlitW] = odata_q[n*NN + p];
       end else begin : g_no_out
-        assign out_valid_o[r*NN + p]                 = 1'b0;
-        assign out_data_o[(r*NN + p)*FlitW +: FlitW] = '0;
+        assign out_valid_o[n*NN + p]                 = 1'b0;
+        assign out_data_o[(n*NN + p)*FlitW +: FlitW] = '0;
       end
-      if (Ext && !rtr_pkg::has_up(r, p, K0, K1, K2)) begin : g_in
-        assign in_cred_o[r*NN + p] = extc_q[r][p];
+      if (Ext && !rtr_pkg::has_up(n, p, K0, K1, K2)) begin : g_in
+        assign in_cred_o[n*NN + p] = extc_q[n][p];
       end else begin : g_no_in
-        assign in_cred_o[r*NN + p] = 1'b0;
+        assign in_cred_o[n*NN + p] = 1'b0;
       end
     end
   end
