@@ -436,277 +436,275 @@ module rtr_router #(
 `ifndef SYNTHESIS
       inj_wait_q  = '0;
 `endif
-    end
-    // Passes A and B visit no router during reset (amask, bmask).
-    // (A) inputs: flits on the links and credit pulses, sent in the last cycle
-    amask = apend_q | inj_valid_i;
+    end else begin
+      // (A) inputs: flits on the links and credit pulses, sent in the last cycle
+      amask = apend_q | inj_valid_i;
 `ifndef SYNTHESIS
-    amask = amask | inj_wait_q;
+      amask = amask | inj_wait_q;
 `endif
-    if (Ext) amask = '1;
-    if (!rst_ni) amask = '0;
-    for (u = 0; u < NR; u++) begin
-     if (amask[u]) begin
-      apend_q[u] = 1'b0;
-      arrive = inbox_q[u] | ((Ext ? in_valid_i[u*NN +: NN] : '0) & ~hasup[u]);
-      back   = crbox_q[u] | ((Ext ? out_cred_i[u*NN +: NN] : '0) & ~hasdn[u]);
-      injw   = inj_valid_i[u] && inj_ready_o[u];  // inj_ready_o: the state before the edge
+      if (Ext) amask = '1;
+      for (u = 0; u < NR; u++) begin
+       if (amask[u]) begin
+        apend_q[u] = 1'b0;
+        arrive = inbox_q[u] | ((Ext ? in_valid_i[u*NN +: NN] : '0) & ~hasup[u]);
+        back   = crbox_q[u] | ((Ext ? out_cred_i[u*NN +: NN] : '0) & ~hasdn[u]);
+        injw   = inj_valid_i[u] && inj_ready_o[u];  // inj_ready_o: the state before the edge
 `ifndef SYNTHESIS
-      if (inj_wait_q[u] || inj_valid_i[u]) begin
-        if (inj_wait_q[u]) begin
-          a_inj_hold: assert (inj_valid_i[u] && inj_data_i[u*FlitW +: FlitW] == inj_prev_q[u])
-            else $error("rtr_router %0d: injection valid dropped or data changed before ready", u);
-        end
-        inj_wait_q[u] = inj_valid_i[u] && !inj_ready_o[u];
-        if (inj_wait_q[u]) inj_prev_q[u] = inj_data_i[u*FlitW +: FlitW];
-      end
-`endif
-      if (back != '0) begin
-        for (int o = 0; o < NN; o++) begin
-          if (back[o]) begin
-`ifndef SYNTHESIS
-            // credits never exceed the downstream buffer
-            a_cred_max: assert (credit_q[u][o*CredW +: CredW] != credlim_q)
-              else $error("rtr_router %0d: output %0d credit overflow", u, o);
-`endif
-            credit_q[u][o*CredW +: CredW] = credit_q[u][o*CredW +: CredW] + CredW'(1);
+        if (inj_wait_q[u] || inj_valid_i[u]) begin
+          if (inj_wait_q[u]) begin
+            a_inj_hold: assert (inj_valid_i[u] && inj_data_i[u*FlitW +: FlitW] == inj_prev_q[u])
+              else $error("rtr_router %0d: injection valid dropped or data changed before ready", u);
           end
+          inj_wait_q[u] = inj_valid_i[u] && !inj_ready_o[u];
+          if (inj_wait_q[u]) inj_prev_q[u] = inj_data_i[u*FlitW +: FlitW];
         end
-        crbox_q[u] = '0;
-      end
-      if (arrive != '0 || injw) begin
-        for (int p = 0; p < NP; p++) begin
-          if ((p == NN) ? injw : arrive[p]) begin
-`ifndef SYNTHESIS
-            // no overflow: a network input takes a flit only with room (credits)
-            if (p < NN) begin
-              a_no_overflow: assert ((Mode == 2)
-                                     ? (cnt_q[u][p*CntW +: CntW] != CntW'(credlim_q))
-                                     : (wmid_q[u][p] || (occ_q[u][p*NS +: NS] & slots_q) != slots_q))
-                else $error("rtr_router %0d: input %0d overflows", u, p);
-            end
 `endif
-            // the flit's route field (decoded if it is a head); the flit is copied below
-            if (p == NN)                    wroute = inj_data_i[u*FlitW +: rtr_pkg::RouteW];
-            else if (NR > 1 && hasup[u][p]) wroute = odata_q[rtr_pkg::up(u, p, K0, K1)*NN + p][rtr_pkg::RouteW-1:0];
-            else                            wroute = in_data_i[(u*NN + p)*FlitW +: rtr_pkg::RouteW];
-            if (Mode == 2) begin
-              widx = wptr_q[u][p*IdxW +: IdxW];
-              if (!wmid_q[u][p]) begin
-                infow_q[(u*NP + p)*Depth + 32'(widx)] =
-                    InfoW'(rtr_pkg::route_info(wroute, Dims, Mode, Sel));
+        if (back != '0) begin
+          for (int o = 0; o < NN; o++) begin
+            if (back[o]) begin
+`ifndef SYNTHESIS
+              // credits never exceed the downstream buffer
+              a_cred_max: assert (credit_q[u][o*CredW +: CredW] != credlim_q)
+                else $error("rtr_router %0d: output %0d credit overflow", u, o);
+`endif
+              credit_q[u][o*CredW +: CredW] = credit_q[u][o*CredW +: CredW] + CredW'(1);
+            end
+          end
+          crbox_q[u] = '0;
+        end
+        if (arrive != '0 || injw) begin
+          for (int p = 0; p < NP; p++) begin
+            if ((p == NN) ? injw : arrive[p]) begin
+`ifndef SYNTHESIS
+              // no overflow: a network input takes a flit only with room (credits)
+              if (p < NN) begin
+                a_no_overflow: assert ((Mode == 2)
+                                       ? (cnt_q[u][p*CntW +: CntW] != CntW'(credlim_q))
+                                       : (wmid_q[u][p] || (occ_q[u][p*NS +: NS] & slots_q) != slots_q))
+                  else $error("rtr_router %0d: input %0d overflows", u, p);
               end
-              wptr_q[u][p*IdxW +: IdxW] = (widx == IdxW'(Depth - 1)) ? '0 : widx + IdxW'(1);
-              cnt_q[u][p*CntW +: CntW]  = cnt_q[u][p*CntW +: CntW] + CntW'(1);
-              ne_q[u][p] = 1'b1;
-            end else begin
-              // a head takes the lowest free slot; it is younger than every packet here
-              fs = '0;
-              for (int s = NS - 1; s >= 0; s--) if (!occ_q[u][p*NS + s]) fs = SlotW'(s);
-              wsl  = wmid_q[u][p] ? wslot_q[u][p*SlotW +: SlotW] : fs;
-              widx = IdxW'(32'(wsl) * P + 32'(wpos_q[u][p*PosW +: PosW]));
-              if (!wmid_q[u][p]) begin
-                wslot_q[u][p*SlotW +: SlotW] = fs;
-                for (int s = 0; s < NS; s++) begin
-                  if (fs == SlotW'(s)) begin
-                    info_q[u][(p*NS + s)*InfoW +: InfoW] =
-                        InfoW'(rtr_pkg::route_info(wroute, Dims, Mode, Sel));
-                    older_q[u][(p*NS + s)*NS +: NS] = occ_q[u][p*NS +: NS];
-                    for (int t = 0; t < NS; t++) begin
-                      if (t != s) older_q[u][(p*NS + t)*NS + s] = 1'b0;
+`endif
+              // the flit's route field (decoded if it is a head); the flit is copied below
+              if (p == NN)                    wroute = inj_data_i[u*FlitW +: rtr_pkg::RouteW];
+              else if (NR > 1 && hasup[u][p]) wroute = odata_q[rtr_pkg::up(u, p, K0, K1)*NN + p][rtr_pkg::RouteW-1:0];
+              else                            wroute = in_data_i[(u*NN + p)*FlitW +: rtr_pkg::RouteW];
+              if (Mode == 2) begin
+                widx = wptr_q[u][p*IdxW +: IdxW];
+                if (!wmid_q[u][p]) begin
+                  infow_q[(u*NP + p)*Depth + 32'(widx)] =
+                      InfoW'(rtr_pkg::route_info(wroute, Dims, Mode, Sel));
+                end
+                wptr_q[u][p*IdxW +: IdxW] = (widx == IdxW'(Depth - 1)) ? '0 : widx + IdxW'(1);
+                cnt_q[u][p*CntW +: CntW]  = cnt_q[u][p*CntW +: CntW] + CntW'(1);
+                ne_q[u][p] = 1'b1;
+              end else begin
+                // a head takes the lowest free slot; it is younger than every packet here
+                fs = '0;
+                for (int s = NS - 1; s >= 0; s--) if (!occ_q[u][p*NS + s]) fs = SlotW'(s);
+                wsl  = wmid_q[u][p] ? wslot_q[u][p*SlotW +: SlotW] : fs;
+                widx = IdxW'(32'(wsl) * P + 32'(wpos_q[u][p*PosW +: PosW]));
+                if (!wmid_q[u][p]) begin
+                  wslot_q[u][p*SlotW +: SlotW] = fs;
+                  for (int s = 0; s < NS; s++) begin
+                    if (fs == SlotW'(s)) begin
+                      info_q[u][(p*NS + s)*InfoW +: InfoW] =
+                          InfoW'(rtr_pkg::route_info(wroute, Dims, Mode, Sel));
+                      older_q[u][(p*NS + s)*NS +: NS] = occ_q[u][p*NS +: NS];
+                      for (int t = 0; t < NS; t++) begin
+                        if (t != s) older_q[u][(p*NS + t)*NS + s] = 1'b0;
+                      end
+                      occ_q[u][p*NS + s]  = 1'b1;
+                      wait_q[u][p*NS + s] = 1'b1;
                     end
-                    occ_q[u][p*NS + s]  = 1'b1;
-                    wait_q[u][p*NS + s] = 1'b1;
                   end
                 end
               end
+              if (p == NN) begin
+                mem_q[(u*NP + p)*Depth + 32'(widx)] = inj_data_i[u*FlitW +: FlitW];
+              end else if (NR > 1 && hasup[u][p]) begin
+                mem_q[(u*NP + p)*Depth + 32'(widx)] = odata_q[rtr_pkg::up(u, p, K0, K1)*NN + p];
+              end else begin
+                mem_q[(u*NP + p)*Depth + 32'(widx)] = in_data_i[(u*NN + p)*FlitW +: FlitW];
+              end
+              wmid_q[u][p] = (wpos_q[u][p*PosW +: PosW] != PosW'(P - 1));
+              wpos_q[u][p*PosW +: PosW] = (wpos_q[u][p*PosW +: PosW] == PosW'(P - 1)) ? '0
+                                          : wpos_q[u][p*PosW +: PosW] + PosW'(1);
             end
-            if (p == NN) begin
-              mem_q[(u*NP + p)*Depth + 32'(widx)] = inj_data_i[u*FlitW +: FlitW];
-            end else if (NR > 1 && hasup[u][p]) begin
-              mem_q[(u*NP + p)*Depth + 32'(widx)] = odata_q[rtr_pkg::up(u, p, K0, K1)*NN + p];
-            end else begin
-              mem_q[(u*NP + p)*Depth + 32'(widx)] = in_data_i[(u*NN + p)*FlitW +: FlitW];
-            end
-            wmid_q[u][p] = (wpos_q[u][p*PosW +: PosW] != PosW'(P - 1));
-            wpos_q[u][p*PosW +: PosW] = (wpos_q[u][p*PosW +: PosW] == PosW'(P - 1)) ? '0
-                                        : wpos_q[u][p*PosW +: PosW] + PosW'(1);
           end
+          inbox_q[u] = '0;
+          inj_ready_o[u] = rtr_pkg::inj_room(wmid_q[u][NN], rtr_pkg::MaxS'(occ_q[u][NN*NS +: NS]),
+                                             rtr_pkg::MaxS'(slots_q), 16'(cnt_q[u][NN*CntW +: CntW]),
+                                             16'(credlim_q), Mode);
+          cpend_q[u] = 1'b1;  // a flit was written: a packet may wait
         end
-        inbox_q[u] = '0;
-        inj_ready_o[u] = rtr_pkg::inj_room(wmid_q[u][NN], rtr_pkg::MaxS'(occ_q[u][NN*NS +: NS]),
-                                           rtr_pkg::MaxS'(slots_q), 16'(cnt_q[u][NN*CntW +: CntW]),
-                                           16'(credlim_q), Mode);
-        cpend_q[u] = 1'b1;  // a flit was written: a packet may wait
+       end
       end
-     end
-    end
-    // (B) outputs, read side and ejection, from the decisions
-    moved = '0;
-    bmask = bpend | ej_valid_o | skv_q;
-    if (Ext) bmask = '1;
-    if (!rst_ni) bmask = '0;
-    for (u = 0; u < NR; u++) begin
-      dc = bpend[u] ? dec[u] : '0;
-      if (bmask[u] && (dc != '0 || ej_valid_o[u] || skv_q[u] || (Ext && (extv_q[u] | extc_q[u]) != '0))) begin
-        d_send  = dc[0*NP +: NP];
-        d_rd    = dc[1*NP +: NP];
-        d_gnt   = dc[2*NP +: NP];
-        d_ognt  = dc[3*NP +: NP];
-        d_clast = dc[4*NP +: NP];
-        d_imm   = dc[5*NP +: NP];
-        busy0   = busy_q[u];
-        credn   = '0;
+      // (B) outputs, read side and ejection, from the decisions
+      moved = '0;
+      bmask = bpend | ej_valid_o | skv_q;
+      if (Ext) bmask = '1;
+      for (u = 0; u < NR; u++) begin
+        dc = bpend[u] ? dec[u] : '0;
+        if (bmask[u] && (dc != '0 || ej_valid_o[u] || skv_q[u] || (Ext && (extv_q[u] | extc_q[u]) != '0))) begin
+          d_send  = dc[0*NP +: NP];
+          d_rd    = dc[1*NP +: NP];
+          d_gnt   = dc[2*NP +: NP];
+          d_ognt  = dc[3*NP +: NP];
+          d_clast = dc[4*NP +: NP];
+          d_imm   = dc[5*NP +: NP];
+          busy0   = busy_q[u];
+          credn   = '0;
 `ifndef SYNTHESIS
-        if (dc != '0) begin
-          // only packets with no hop left are ejected
-          if (d_send[NN] && dxhead[u][NN]) begin
-            a_eject_zero: assert (xdata[u*NP + NN][8*Dims-1:0] == '0)
-              else $error("rtr_router %0d: ejected a packet with hops left", u);
+          if (dc != '0) begin
+            // only packets with no hop left are ejected
+            if (d_send[NN] && dxhead[u][NN]) begin
+              a_eject_zero: assert (xdata[u*NP + NN][8*Dims-1:0] == '0)
+                else $error("rtr_router %0d: ejected a packet with hops left", u);
+            end
+            // a granted output is free (or sends its tail now)
+            a_ognt_free: assert ((d_ognt & conn_q[u] & ~d_clast) == '0)
+              else $error("rtr_router %0d: output granted while busy", u);
           end
-          // a granted output is free (or sends its tail now)
-          a_ognt_free: assert ((d_ognt & conn_q[u] & ~d_clast) == '0)
-            else $error("rtr_router %0d: output granted while busy", u);
-        end
 `endif
-        if ((d_rd | d_gnt) != '0) begin
-          for (int p = 0; p < NP; p++) begin
-            if (d_gnt[p]) begin
-              oport_q[u][p*NP +: NP] = drq[u][p*NP +: NP];
-              if (Mode != 2) begin
-                for (int s = 0; s < NS; s++) begin
-                  if (dpslot[u][p*SlotW +: SlotW] == SlotW'(s)) wait_q[u][p*NS + s] = 1'b0;
+          if ((d_rd | d_gnt) != '0) begin
+            for (int p = 0; p < NP; p++) begin
+              if (d_gnt[p]) begin
+                oport_q[u][p*NP +: NP] = drq[u][p*NP +: NP];
+                if (Mode != 2) begin
+                  for (int s = 0; s < NS; s++) begin
+                    if (dpslot[u][p*SlotW +: SlotW] == SlotW'(s)) wait_q[u][p*NS + s] = 1'b0;
+                  end
                 end
               end
-            end
-            if (d_rd[p]) begin
-              rsl = busy0[p] ? rslot_q[u][p*SlotW +: SlotW] : dpslot[u][p*SlotW +: SlotW];
-              rp  = busy0[p] ? rpos_q[u][p*PosW +: PosW] : '0;
-              lst = busy0[p] ? last_q[u][p] : (P == 1);
-              if (Mode == 2) begin
-                credn[p] = 1'b1;  // a flit entry freed
-                rptr_q[u][p*IdxW +: IdxW] = (rptr_q[u][p*IdxW +: IdxW] == IdxW'(Depth - 1)) ? '0
-                                            : rptr_q[u][p*IdxW +: IdxW] + IdxW'(1);
-                cnt_q[u][p*CntW +: CntW] = cnt_q[u][p*CntW +: CntW] - CntW'(1);
-                ne_q[u][p] = cnt_q[u][p*CntW +: CntW] != '0;
-              end else if (lst) begin
-                credn[p] = 1'b1;  // the tail: the slot is free
-                for (int s = 0; s < NS; s++) if (rsl == SlotW'(s)) occ_q[u][p*NS + s] = 1'b0;
+              if (d_rd[p]) begin
+                rsl = busy0[p] ? rslot_q[u][p*SlotW +: SlotW] : dpslot[u][p*SlotW +: SlotW];
+                rp  = busy0[p] ? rpos_q[u][p*PosW +: PosW] : '0;
+                lst = busy0[p] ? last_q[u][p] : (P == 1);
+                if (Mode == 2) begin
+                  credn[p] = 1'b1;  // a flit entry freed
+                  rptr_q[u][p*IdxW +: IdxW] = (rptr_q[u][p*IdxW +: IdxW] == IdxW'(Depth - 1)) ? '0
+                                              : rptr_q[u][p*IdxW +: IdxW] + IdxW'(1);
+                  cnt_q[u][p*CntW +: CntW] = cnt_q[u][p*CntW +: CntW] - CntW'(1);
+                  ne_q[u][p] = cnt_q[u][p*CntW +: CntW] != '0;
+                end else if (lst) begin
+                  credn[p] = 1'b1;  // the tail: the slot is free
+                  for (int s = 0; s < NS; s++) if (rsl == SlotW'(s)) occ_q[u][p*NS + s] = 1'b0;
+                end
+                if (lst) begin
+                  busy_q[u][p] = 1'b0;
+                  rpos_q[u][p*PosW +: PosW] = '0;
+                  head_q[u][p] = 1'b1;
+                  last_q[u][p] = (P == 1);
+                end else begin
+                  busy_q[u][p] = 1'b1;
+                  rslot_q[u][p*SlotW +: SlotW] = rsl;
+                  rpos_q[u][p*PosW +: PosW] = rp + PosW'(1);
+                  head_q[u][p] = 1'b0;
+                  last_q[u][p] = (32'(rp) + 1 == P - 1);
+                end
               end
-              if (lst) begin
-                busy_q[u][p] = 1'b0;
+              if (d_gnt[p] && !(d_rd[p] && !busy0[p])) begin  // a deferred grant: head next cycle
+                busy_q[u][p] = 1'b1;
+                rslot_q[u][p*SlotW +: SlotW] = dpslot[u][p*SlotW +: SlotW];
                 rpos_q[u][p*PosW +: PosW] = '0;
                 head_q[u][p] = 1'b1;
                 last_q[u][p] = (P == 1);
-              end else begin
-                busy_q[u][p] = 1'b1;
-                rslot_q[u][p*SlotW +: SlotW] = rsl;
-                rpos_q[u][p*PosW +: PosW] = rp + PosW'(1);
-                head_q[u][p] = 1'b0;
-                last_q[u][p] = (32'(rp) + 1 == P - 1);
               end
             end
-            if (d_gnt[p] && !(d_rd[p] && !busy0[p])) begin  // a deferred grant: head next cycle
-              busy_q[u][p] = 1'b1;
-              rslot_q[u][p*SlotW +: SlotW] = dpslot[u][p*SlotW +: SlotW];
-              rpos_q[u][p*PosW +: PosW] = '0;
-              head_q[u][p] = 1'b1;
-              last_q[u][p] = (P == 1);
+            if (credn[NN]) begin
+              inj_ready_o[u] = rtr_pkg::inj_room(wmid_q[u][NN], rtr_pkg::MaxS'(occ_q[u][NN*NS +: NS]),
+                                                 rtr_pkg::MaxS'(slots_q), 16'(cnt_q[u][NN*CntW +: CntW]),
+                                                 16'(credlim_q), Mode);
             end
           end
-          if (credn[NN]) begin
-            inj_ready_o[u] = rtr_pkg::inj_room(wmid_q[u][NN], rtr_pkg::MaxS'(occ_q[u][NN*NS +: NS]),
-                                               rtr_pkg::MaxS'(slots_q), 16'(cnt_q[u][NN*CntW +: CntW]),
-                                               16'(credlim_q), Mode);
-          end
-        end
-        // credit pulses to the upstream routers (credit box) or the boundary
-        extc_q[u] = '0;
-        if (credn[NN-1:0] != '0) begin
-          for (int p = 0; p < NN; p++) begin
-            if (credn[p]) begin
-              if (NR > 1 && hasup[u][p]) begin
-                nb = RW'(rtr_pkg::up(u, p, K0, K1));
-                crbox_q[nb][p] = 1'b1;
-                apend_q[nb] = 1'b1;
-              end else begin
-                extc_q[u][p] = 1'b1;
+          // credit pulses to the upstream routers (credit box) or the boundary
+          extc_q[u] = '0;
+          if (credn[NN-1:0] != '0) begin
+            for (int p = 0; p < NN; p++) begin
+              if (credn[p]) begin
+                if (NR > 1 && hasup[u][p]) begin
+                  nb = RW'(rtr_pkg::up(u, p, K0, K1));
+                  crbox_q[nb][p] = 1'b1;
+                  apend_q[nb] = 1'b1;
+                end else begin
+                  extc_q[u][p] = 1'b1;
+                end
               end
             end
           end
-        end
-        // connections and credits
-        if ((d_clast | d_ognt) != '0) begin
-          for (int o = 0; o < NP; o++) begin
-            if (d_clast[o]) conn_q[u][o] = 1'b0;
-            if (d_ognt[o]) begin
-              conn_q[u][o] = !(d_imm[o] && P == 1);
-              cin_q[u][o*InW +: InW] = dogin[u][o*InW +: InW];
+          // connections and credits
+          if ((d_clast | d_ognt) != '0) begin
+            for (int o = 0; o < NP; o++) begin
+              if (d_clast[o]) conn_q[u][o] = 1'b0;
+              if (d_ognt[o]) begin
+                conn_q[u][o] = !(d_imm[o] && P == 1);
+                cin_q[u][o*InW +: InW] = dogin[u][o*InW +: InW];
+              end
             end
+            ptr_q[u] = dptr[u];
           end
-          ptr_q[u] = dptr[u];
-        end
-        // credits: a VCT grant reserves a packet slot downstream, a wormhole flit an entry
-        cu = (Mode == 2) ? d_send[NN-1:0] : d_ognt[NN-1:0];
-        if (cu != '0) begin
-          for (int o = 0; o < NN; o++) begin
-            if (cu[o]) begin
+          // credits: a VCT grant reserves a packet slot downstream, a wormhole flit an entry
+          cu = (Mode == 2) ? d_send[NN-1:0] : d_ognt[NN-1:0];
+          if (cu != '0) begin
+            for (int o = 0; o < NN; o++) begin
+              if (cu[o]) begin
 `ifndef SYNTHESIS
-              // credits: never used when there are none
-              a_cred_underflow: assert (credit_q[u][o*CredW +: CredW] != '0)
-                else $error("rtr_router %0d: output %0d used without credit", u, o);
+                // credits: never used when there are none
+                a_cred_underflow: assert (credit_q[u][o*CredW +: CredW] != '0)
+                  else $error("rtr_router %0d: output %0d used without credit", u, o);
 `endif
-              credit_q[u][o*CredW +: CredW] = credit_q[u][o*CredW +: CredW] - CredW'(1);
+                credit_q[u][o*CredW +: CredW] = credit_q[u][o*CredW +: CredW] - CredW'(1);
+              end
             end
           end
-        end
-        // link registers, written only with a flit (a head's route field updated); the flit
-        // is marked in the receiver's inbox
-        extv_q[u] = '0;
-        if (d_send[NN-1:0] != '0) begin
-          for (int o = 0; o < NN; o++) begin
-            if (d_send[o]) begin
-              odata_q[u*NN + o] = xdata[u*NP + o];
-              if (dxhead[u][o]) begin
-                odata_q[u*NN + o][31:0] = rtr_pkg::hop_update(xdata[u*NP + o][31:0], o);
-              end
-              if (NR > 1 && hasdn[u][o]) begin
-                nb = RW'(rtr_pkg::dn(u, o, K0, K1));
-                inbox_q[nb][o] = 1'b1;
-                apend_q[nb] = 1'b1;
-              end else begin
+          // link registers, written only with a flit (a head's route field updated); the flit
+          // is marked in the receiver's inbox
+          extv_q[u] = '0;
+          if (d_send[NN-1:0] != '0) begin
+            for (int o = 0; o < NN; o++) begin
+              if (d_send[o]) begin
+                odata_q[u*NN + o] = xdata[u*NP + o];
+                if (dxhead[u][o]) begin
+                  odata_q[u*NN + o][31:0] = rtr_pkg::hop_update(xdata[u*NP + o][31:0], o);
+                end
+                if (NR > 1 && hasdn[u][o]) begin
+                  nb = RW'(rtr_pkg::dn(u, o, K0, K1));
+                  inbox_q[nb][o] = 1'b1;
+                  apend_q[nb] = 1'b1;
+                end else begin
 `ifndef SYNTHESIS
-                // a minimal route never leaves the mesh
-                a_port_exists: assert (Ext && out_en_i[u*NN + o])
-                  else $error("rtr_router %0d: output %0d has no neighbour", u, o);
+                  // a minimal route never leaves the mesh
+                  a_port_exists: assert (Ext && out_en_i[u*NN + o])
+                    else $error("rtr_router %0d: output %0d has no neighbour", u, o);
 `endif
-                extv_q[u][o] = 1'b1;
+                  extv_q[u][o] = 1'b1;
+                end
               end
             end
           end
-        end
-        // ejection: output register ej_data_o and skid register skd_q (room: !skv_q)
-        ejpop = ej_valid_o[u] && ej_ready_i[u];
-        if (!ej_valid_o[u] || ejpop) begin
-          if (skv_q[u]) begin
-            ej_data_o[u*FlitW +: FlitW] = skd_q[u];
-            skv_q[u]      = 1'b0;
-            ej_valid_o[u] = 1'b1;
+          // ejection: output register ej_data_o and skid register skd_q (room: !skv_q)
+          ejpop = ej_valid_o[u] && ej_ready_i[u];
+          if (!ej_valid_o[u] || ejpop) begin
+            if (skv_q[u]) begin
+              ej_data_o[u*FlitW +: FlitW] = skd_q[u];
+              skv_q[u]      = 1'b0;
+              ej_valid_o[u] = 1'b1;
+            end else if (d_send[NN]) begin
+              ej_data_o[u*FlitW +: FlitW] = xdata[u*NP + NN];
+              ej_valid_o[u] = 1'b1;
+            end else begin
+              ej_valid_o[u] = 1'b0;
+            end
           end else if (d_send[NN]) begin
-            ej_data_o[u*FlitW +: FlitW] = xdata[u*NP + NN];
-            ej_valid_o[u] = 1'b1;
-          end else begin
-            ej_valid_o[u] = 1'b0;
+            skd_q[u] = xdata[u*NP + NN];
+            skv_q[u] = 1'b1;
           end
-        end else if (d_send[NN]) begin
-          skd_q[u] = xdata[u*NP + NN];
-          skv_q[u] = 1'b1;
+          if (d_send != '0) moved = moved + 32'd1;
+          cpend_q[u] = busy_q[u] != '0 || ((Mode == 2) ? ne_q[u] != '0 : wait_q[u] != '0);
         end
-        if (d_send != '0) moved = moved + 32'd1;
-        cpend_q[u] = busy_q[u] != '0 || ((Mode == 2) ? ne_q[u] != '0 : wait_q[u] != '0);
       end
+      moved_q = moved_q + moved;
     end
-    moved_q = moved_q + moved;
   end
   /* verilator lint_on BLKSEQ */
   /* verilator tracing_on */
