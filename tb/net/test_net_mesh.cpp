@@ -208,15 +208,13 @@ TEST_CASE("mesh: zero-load latency is 2 cycles per hop plus a fixed overhead, ev
     REQUIRE(make_net(model)->spec().buf_pkts == MeshShape::parse(mesh).dims);                \
     saturated(model, Pattern::pat);                                                          \
   }
-HPCNET_SATURATED("Vnet_mesh_8x8_adbr_b2", "8x8", uniform)
-HPCNET_SATURATED("Vnet_mesh_8x8_adbr_b2", "8x8", transpose)
-HPCNET_SATURATED("Vnet_mesh_8x8_adbr_b2", "8x8", bitcomp)
-HPCNET_SATURATED("Vnet_mesh_8x8_adbr_b2", "8x8", bitrev)
-HPCNET_SATURATED("Vnet_mesh_8x8_adbr_b2", "8x8", hotspot)
-HPCNET_SATURATED("Vnet_mesh_8x8_adbr_b2", "8x8", neighbor)
-HPCNET_SATURATED("Vnet_mesh_4x4x4_adbr", "4x4x4", uniform)
-HPCNET_SATURATED("Vnet_mesh_4x4x4_adbr", "4x4x4", transpose)
-HPCNET_SATURATED("Vnet_mesh_4x4x4_adbr", "4x4x4", bitcomp)
-HPCNET_SATURATED("Vnet_mesh_4x4x4_adbr", "4x4x4", bitrev)
-HPCNET_SATURATED("Vnet_mesh_4x4x4_adbr", "4x4x4", hotspot)
-HPCNET_SATURATED("Vnet_mesh_4x4x4_adbr", "4x4x4", neighbor)
+// every pattern on one model
+#define HPCNET_SATURATED_ALL(model, mesh) \
+  HPCNET_SATURATED(model, mesh, uniform) \
+  HPCNET_SATURATED(model, mesh, transpose) \
+  HPCNET_SATURATED(model, mesh, bitcomp) \
+  HPCNET_SATURATED(model, mesh, bitrev) \
+  HPCNET_SATURATED(model, mesh, hotspot) \
+  HPCNET_SATURATED(model, mesh, neighbor)
+HPCNET_SATURATED_ALL("Vnet_mesh_8x8_adbr_b2", "8x8")
+HPCNET_SATURATED_ALL("Vnet_mesh_4x4x4_adbr", "4x4x4")
