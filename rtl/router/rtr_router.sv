@@ -154,6 +154,7 @@ module rtr_router #(
   logic [NP-1:0]          ne_q     [NR];          // cnt != 0
   logic [InfoW-1:0]       infow_q  [NR*NP*Depth]; // decoded route of the head at each entry
   // outputs
+  logic [NN-1:0]          ecr_q    [NR];          // VCT: the read packet's credit went early
   logic [NP-1:0]          conn_q   [NR] /*verilator public_flat_rd*/; // output carries a packet ...
   logic [NP*InW-1:0]      cin_q    [NR] /*verilator public_flat_rd*/; // ... from this input
   logic [NP*NP-1:0]       oport_q  [NR];          // input's connected output (one-hot)
@@ -409,6 +410,7 @@ module rtr_router #(
         cnt_q[i]    = '0;
         ne_q[i]     = '0;
         conn_q[i]   = '0;
+        ecr_q[i]    = '0;
         cin_q[i]    = '0;
         oport_q[i]  = '0;
         ptr_q[i]    = '0;
@@ -587,8 +589,17 @@ module rtr_router #(
                   cnt_q[u][p*CntW +: CntW] = cnt_q[u][p*CntW +: CntW] - CntW'(1);
                   ne_q[u][p] = cnt_q[u][p*CntW +: CntW] != '0;
                 end else if (lst) begin
-                  credn[p] = 1'b1;  // the tail: the slot is free
+                  // the tail: the slot is free; its credit goes now unless it went one cycle early
+                  credn[p] = (p == NN) || !ecr_q[u][p];
+                  if (p < NN) ecr_q[u][p] = 1'b0;
                   for (int s = 0; s < NS; s++) if (rsl == SlotW'(s)) occ_q[u][p*NS + s] = 1'b0;
+                end else if (P >= 2 && p < NN && 32'(rp) == P - 2 && !oport_q[u][p*NP + NN]
+                             && !(wmid_q[u][p] && wslot_q[u][p*SlotW +: SlotW] == rsl)) begin
+                  // early credit: the flit before the tail leaves, the tail is here and goes to a
+                  // network output (which never stalls in VCT): the tail leaves at the next edge,
+                  // one edge before a head sent for this credit can arrive (docs/router.md)
+                  credn[p] = 1'b1;
+                  ecr_q[u][p] = 1'b1;
                 end
                 if (lst) begin
                   busy_q[u][p] = 1'b0;

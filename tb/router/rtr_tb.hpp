@@ -75,6 +75,7 @@ class RouterTb {
   // upstream side: packets queued per input (network 0..nn-1, injection nn)
   std::vector<std::deque<std::vector<std::uint64_t>>> inq;
   std::vector<unsigned> inpos, incred;
+  std::vector<std::vector<std::uint64_t>> cred_at;  // cycles at which each input's credit pulse was seen
   std::vector<bool> ingap;  // random gaps between flits on that input
   // downstream side: flits per output (network 0..nn-1, ejection nn), credits to return
   std::vector<std::vector<Flit>> out;
@@ -87,7 +88,7 @@ class RouterTb {
 
   RouterTb(unsigned dims_, unsigned bufpkts_, bool wormhole_)
       : dims(dims_), nn(2 * dims_), bufpkts(bufpkts_), wormhole(wormhole_), inq(2 * dims_ + 1),
-        inpos(2 * dims_ + 1, 0), incred(2 * dims_, wormhole_ ? bufpkts_ * kFlits : bufpkts_),
+        inpos(2 * dims_ + 1, 0), incred(2 * dims_, wormhole_ ? bufpkts_ * kFlits : bufpkts_), cred_at(2 * dims_),
         ingap(2 * dims_ + 1, false), out(2 * dims_ + 1), cred_due(2 * dims_),
         cred_delay(2 * dims_, 1), held(2 * dims_, 0) {
     m.in_valid_i = 0;
@@ -159,8 +160,12 @@ class RouterTb {
         inq[nn].pop_front();
       }
     }
-    for (unsigned p = 0; p < nn; ++p)
-      if (m.in_cred_o >> p & 1) ++incred[p];
+    for (unsigned p = 0; p < nn; ++p) {
+      if (m.in_cred_o >> p & 1) {
+        ++incred[p];
+        cred_at[p].push_back(now());
+      }
+    }
     for (unsigned o = 0; o < nn; ++o) {
       if (!(m.out_valid_o >> o & 1)) continue;
       out[o].push_back({lane(m.out_data_o, o), now()});

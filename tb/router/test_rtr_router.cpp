@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include <map>
+#include <memory>
 #include <random>
 #include <set>
 
@@ -53,6 +54,80 @@ TEST_CASE("rtr_router: zero-load timing, 2 cycles per hop, flits back to back", 
   REQUIRE(tb.out[tb.nn][0].cycle == t1 + 2);
   REQUIRE(tb.out[tb.nn][4].cycle == t1 + 6);
   REQUIRE(tb.out[tb.nn][0].data == head_flit(8, 0, 0));
+}
+
+// VCT credit timing (docs/router.md, Input buffers and credits): a slot's credit goes back with the
+// flit before the tail when the tail is already in the buffer and the packet leaves on a network
+// output (it cannot stall there: the tail leaves at the next edge, before a head sent for the credit
+// can arrive); otherwise with the tail.
+TEMPLATE_TEST_CASE("rtr_router VCT: early credit with the flit before the tail, else with the tail",
+                   "[rtr_router][credit]", Vrtr_router_2d_adbr, Vrtr_router_2d_dorvct) {
+  RouterTb<TestType> tb(2, 2, false);
+  SECTION("network output, tail here: with flit 3") {
+    tb.send(kXp, packet(1, 2, 0));
+    tb.run(12);
+    REQUIRE(tb.out[kXp].size() == kFlits);
+    REQUIRE(tb.cred_at[kXp] == std::vector<std::uint64_t>{tb.out[kXp][kFlits - 2].cycle});
+  }
+  SECTION("ejection: with the tail") {
+    tb.send(kXp, packet(2, 0, 0));
+    tb.run(12);
+    REQUIRE(tb.out[tb.nn].size() == kFlits);
+    REQUIRE(tb.cred_at[kXp] == std::vector<std::uint64_t>{tb.out[tb.nn][kFlits - 1].cycle});
+  }
+  SECTION("network output, tail not here yet: with the tail") {
+    tb.ingap[kXp] = true;
+    tb.send(kXp, packet(3, 2, 0));
+    unsigned calls = 0;  // the input's flits 0-3 go at once, then 3 idle cycles, then the tail
+    auto gap = [&calls] {
+      const unsigned c = calls++;
+      return c >= 4 && c < 7;
+    };
+    for (unsigned i = 0; i < 16; ++i) tb.cycle(gap);
+    REQUIRE(tb.out[kXp].size() == kFlits);
+    REQUIRE(tb.out[kXp][kFlits - 1].cycle > tb.out[kXp][kFlits - 2].cycle + 1);  // the tail waited
+    REQUIRE(tb.cred_at[kXp] == std::vector<std::uint64_t>{tb.out[kXp][kFlits - 1].cycle});
+  }
+}
+
+TEST_CASE("rtr_router DOR-VCT, 1-packet buffers: a head follows the early credit without overflow",
+          "[rtr_router][credit]") {
+  // One slot per input: every packet reuses the slot of the one before; an overflow would fail
+  // the RTL assertion a_no_overflow (AssertionFailed). Head to head: 5 flits + 1 cycle.
+  RouterTb<Vrtr_router_2d_dorvct> tb(2, 1, false);
+  for (unsigned id = 1; id <= 4; ++id) tb.send(kXp, packet(id, 3, 0));
+  run_until_idle(tb);
+  const auto ps = tb.packets(kXp);
+  REQUIRE(ps.size() == 4);
+  for (unsigned k = 0; k < 4; ++k) {
+    REQUIRE(id_of(ps[k][0]) == k + 1);
+    for (unsigned i = 1; i < kFlits; ++i) REQUIRE(ps[k][i] == body_flit(k + 1, i));
+  }
+  for (unsigned k = 1; k < 4; ++k) REQUIRE(tb.out[kXp][k * kFlits].cycle == tb.out[kXp][(k - 1) * kFlits].cycle + kFlits + 1);
+  REQUIRE(tb.cred_at[kXp].size() == 4);
+}
+
+TEST_CASE("rtr_router: an assertion is reported by its own harness while other harnesses exist",
+          "[rtr_router][harness]") {
+  using hpcnet::sim::AssertionFailed;
+  // Verilator reports a failed assertion to the thread's current context; every harness makes its
+  // own context current (Harness). The newer harness is destroyed first: the older one's model is
+  // then destroyed with its own context (not the destroyed one).
+  auto older = std::make_unique<RouterTb<Vrtr_router_2d_adbr>>(2, 2, false);
+  auto newer = std::make_unique<RouterTb<Vrtr_router_2d_adbr>>(2, 2, false);
+  older->m.buf_pkts_i = 1;  // below the DBFC minimum: a_buf_pkts fails at reset
+  REQUIRE_THROWS_AS(hpcnet::tb::sync_reset(older->h), AssertionFailed);
+  REQUIRE_NOTHROW(newer->run(5));
+  newer->send(kXp, packet(1, 2, 0));
+  REQUIRE_NOTHROW(newer->run(12));
+  REQUIRE(newer->out[kXp].size() == kFlits);
+  newer.reset();
+  older->m.buf_pkts_i = 2;
+  REQUIRE_NOTHROW(hpcnet::tb::sync_reset(older->h));
+  older->send(kXp, packet(2, 2, 0));
+  REQUIRE_NOTHROW(older->run(12));
+  REQUIRE(older->out[kXp].size() == kFlits);
+  older.reset();
 }
 
 TEST_CASE("rtr_router DAMQ: a blocked packet does not block a later one", "[rtr_router][damq]") {

@@ -76,7 +76,7 @@ template <class V>
 class Harness final : public HarnessCore {
  public:
   explicit Harness(double clock_mhz = 200.0, TraceWindow window = {})
-      : HarnessCore(clock_mhz), model_(std::make_unique<V>(ctx_.get(), "TOP")) {
+      : HarnessCore(clock_mhz), model_(make_model(ctx_.get())) {
     init_time();
     model_->clk_i = 0;
     model_->rst_ni = 1;  // reset deasserted first so that asserting it is an edge
@@ -85,22 +85,27 @@ class Harness final : public HarnessCore {
   }
   ~Harness() override {
     close_trace();
+    Verilated::threadContextp(ctx_.get());  // see make_model (another harness's may be gone)
     model_->final();
+    model_.reset();
   }
 
   V& dut() { return *model_; }
   V* operator->() { return model_.get(); }
 
   void eval() {  // re-settle combinational logic after changing inputs (no clock edge)
+    Verilated::threadContextp(ctx_.get());
     model_->eval();
     check_error();
   }
   void settle() {
+    Verilated::threadContextp(ctx_.get());
     model_->clk_i = 0;
     model_->eval();
     after_settle();
   }
   void edge() {
+    Verilated::threadContextp(ctx_.get());
     model_->clk_i = 1;
     model_->eval();
     after_edge();
@@ -121,6 +126,14 @@ class Harness final : public HarnessCore {
 
  private:
   void attach_trace(VerilatedFstC& fst) override { model_->trace(&fst, 99); }
+  // Verilator 5.006 registers a model's scopes in the thread's current context and reports a
+  // failed assertion ($error, $fatal) to it, not to the model's own context: every harness makes
+  // its context the current one before it constructs, evaluates or destroys its model, so that an
+  // error is seen by the harness whose model raised it (check_error) while other harnesses exist.
+  static std::unique_ptr<V> make_model(VerilatedContext* ctx) {
+    Verilated::threadContextp(ctx);
+    return std::make_unique<V>(ctx, "TOP");
+  }
 
   std::unique_ptr<V> model_;
 };
