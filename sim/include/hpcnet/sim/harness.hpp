@@ -85,7 +85,7 @@ class Harness final : public HarnessCore {
   }
   ~Harness() override {
     close_trace();
-    Verilated::threadContextp(ctx_.get());  // see make_model (another harness's may be gone)
+    make_current();  // the current context may be another harness's, already destroyed
     model_->final();
     model_.reset();
   }
@@ -94,18 +94,18 @@ class Harness final : public HarnessCore {
   V* operator->() { return model_.get(); }
 
   void eval() {  // re-settle combinational logic after changing inputs (no clock edge)
-    Verilated::threadContextp(ctx_.get());
+    make_current();
     model_->eval();
     check_error();
   }
   void settle() {
-    Verilated::threadContextp(ctx_.get());
+    make_current();
     model_->clk_i = 0;
     model_->eval();
     after_settle();
   }
   void edge() {
-    Verilated::threadContextp(ctx_.get());
+    make_current();
     model_->clk_i = 1;
     model_->eval();
     after_edge();
@@ -130,8 +130,9 @@ class Harness final : public HarnessCore {
   // failed assertion ($error, $fatal) to it, not to the model's own context: every harness makes
   // its context the current one before it constructs, evaluates or destroys its model, so that an
   // error is seen by the harness whose model raised it (check_error) while other harnesses exist.
+  void make_current() { Verilated::threadContextp(ctx_.get()); }
   static std::unique_ptr<V> make_model(VerilatedContext* ctx) {
-    Verilated::threadContextp(ctx);
+    Verilated::threadContextp(ctx);  // ctx_ of the harness under construction (make_current)
     return std::make_unique<V>(ctx, "TOP");
   }
 
