@@ -54,6 +54,19 @@ function(rtr_mesh_model name k0 k1 k2 mode buf)
                ARGS --unroll-count 8 --trace-max-array ${tma} -GDims=${dims} -GK0=${k0} -GK1=${k1}
                     -GK2=${k2} -GMode=${mode} -GBufPkts=${buf})
 endfunction()
+# A mesh split for threads (NetSim, docs/net_sim.md): Vnet_mesh_<K0>x<K1>_<mode>[_b<BufPkts>]_t<T>
+# is T blocks of K0 x K1/T routers (rtr_router with its boundary ports external, Ext), stacked
+# along Y and joined by NetSim, which evaluates them in parallel. 2-D only; T divides K1.
+function(rtr_split_model name k0 k1 mode buf threads)
+  math(EXPR kb "${k1} / ${threads}")
+  math(EXPR whole "${kb} * ${threads}")
+  if(NOT whole EQUAL k1)
+    message(FATAL_ERROR "rtr_split_model ${name}: ${threads} threads do not divide K1 = ${k1}")
+  endif()
+  hpcnet_model(PREFIX Vnet_mesh_${name}_t${threads} TOP rtr_router SOURCES ${RTR_RTL}
+               ARGS --unroll-count 8 --trace-max-array 256 -GDims=2 -GK0=${k0} -GK1=${kb} -GK2=1
+                    -GMode=${mode} -GBufPkts=${buf} -GExt=1\'b1)
+endfunction()
 # Network tests (tb/net): all-to-all on 2x2, 4x4, 3x3x3 in every mode (run at depth 2, 3 for
 # 3-D ADBR; BufPkts 3 so that a depth below the build maximum is exercised too); saturated
 # traffic on 8x8 and 4x4x4 ADBR at the DBFC minimum (2 and 3).
@@ -76,3 +89,12 @@ rtr_mesh_model(8x8_adbr_b2 8 8 1 0 2)
 rtr_mesh_model(8x8_dorvct 8 8 1 1 6)
 rtr_mesh_model(8x8_dorwh 8 8 1 2 2)
 rtr_mesh_model(16x16_adbr 16 16 1 0 2)
+# the same 8x8 and 16x16 split for 2 threads (the speed scenario); 4x4 in every mode split for 2
+# (tb/net: cycle for cycle the same as the whole mesh)
+rtr_split_model(8x8_adbr_b2 8 8 0 2 2)
+rtr_split_model(16x16_adbr 16 16 0 2 2)
+foreach(mv "adbr;0" "dorvct;1" "dorwh;2")
+  list(GET mv 0 mn)
+  list(GET mv 1 m)
+  rtr_split_model(4x4_${mn} 4 4 ${m} 3 2)
+endforeach()

@@ -132,9 +132,12 @@ module rtr_router #(
   logic [FlitW-1:0]       mem_q    [NR*NP*Depth] /*verilator public_flat_rd*/;
   logic [FlitW-1:0]       odata_q  [NR*NN];       // link registers: r*NN + o
   logic [NN-1:0]          inbox_q  [NR];          // a flit arrives on input p (link valid)
+  // boundary inputs (Ext): the link register is at the receiver, the boundary outputs are the
+  // decisions (combinational); data of input p of router r at r*NN + p
+  /* verilator lint_off UNUSEDSIGNAL */  // one unused entry when Ext = 0
+  logic [FlitW-1:0]       bdata_q  [Ext ? NR*NN : 1];
+  /* verilator lint_on UNUSEDSIGNAL */
   logic [NN-1:0]          crbox_q  [NR];          // a credit comes back to output o
-  logic [NN-1:0]          extv_q   [NR];          // boundary outputs: link valid (Ext)
-  logic [NN-1:0]          extc_q   [NR];          // boundary inputs: credit pulse (Ext)
   // read side of the inputs
   logic [NP-1:0]          busy_q   [NR] /*verilator public_flat_rd*/; // a packet is being sent
   logic [NP-1:0]          head_q   [NR];          // the read position is the head
@@ -176,8 +179,8 @@ module rtr_router #(
   // ---------------------------------------------------------------- decisions (combinational)
   // Per router, from the state before the clock edge: the flits moved and the grants. Only
   // dec[r] is meaningful for an idle router (all zero); the others are read only under its bits.
-  localparam int DecW = 6 * NP;
-  logic [DecW-1:0]         dec     [NR];   // {imm, clast, ognt, gnt, rd, send}
+  localparam int DecW = 7 * NP;
+  logic [DecW-1:0]         dec     [NR];   // {cred, imm, clast, ognt, gnt, rd, send}
   logic [NR-1:0]           bpend;          // dec[r] != 0 (pass B)
   logic [NP*InW-1:0]       dogin   [NR];   // output's granted input
   logic [NP*SlotW-1:0]     dpslot  [NR];   // input's picked slot
@@ -192,7 +195,7 @@ module rtr_router #(
   // temporaries of the combinational block
   logic [NN-1:0]           cnow;     // credits arriving this cycle
   logic [NP-1:0]           busy, out_ok, avail, isend, ilast, csend, clast, ofree, ifree, iimm,
-                           imm, send, rd, xhead, nbusy;
+                           imm, send, rd, xhead, nbusy, cred;
   logic [NP*NS-1:0]        req;
   logic [NP*InW-1:0]       cin;
   logic [NP*NP-1:0]        oport, rq;
@@ -208,6 +211,10 @@ module rtr_router #(
   logic [InW-1:0]          src;
   logic [IdxW-1:0]         ridx;
   logic [InfoW-1:0]        pinfo;
+  logic [FlitW-1:0]        fl;       // a flit read
+  logic [SlotW-1:0]        csl;      // credit: the slot read, its position, its tail
+  logic [PosW-1:0]         cpos;
+  logic                    ctail;
 
   int unsigned             r;        // the router the decisions visit
 
@@ -219,7 +226,8 @@ module rtr_router #(
     cnow = '0; busy = '0; out_ok = '0; avail = '0; isend = '0; ilast = '0; csend = '0; clast = '0;
     ofree = '0; ifree = '0; iimm = '0; imm = '0; send = '0; rd = '0; xhead = '0; nbusy = '0;
     req = '0; cin = '0; oport = '0; rq = '0; pslot = '0; candv = '0; cred8 = '0; rs = '0;
-    pk = '0; al = '0; src = '0; ridx = '0; pinfo = '0; ssel = '0; r = 0;
+    pk = '0; al = '0; src = '0; ridx = '0; pinfo = '0; ssel = '0; cred = '0; csl = '0; cpos = '0;
+    ctail = 1'b0; fl = '0; r = 0;
 `ifdef SYNTHESIS
     // Synthesis: the decision fields of an idle router get a value too. In simulation they are
     // never read (bpend).
@@ -227,8 +235,13 @@ module rtr_router #(
       dec[i] = '0; dogin[i] = '0; dpslot[i] = '0; drq[i] = '0; dxhead[i] = '0; dptr[i] = '0;
       for (int o = 0; o < NP; o++) xdata[i*NP + o] = '0;
     end
+    out_data_o = '0;
 `endif
     bpend = '0;
+    // the boundary outputs are this cycle's decisions (Ext): in_cred_o, out_valid_o and, when
+    // valid, out_data_o (written only with a flit: a wide port is not rebuilt every cycle)
+    in_cred_o   = '0;
+    out_valid_o = '0;
     for (r = 0; r < NR; r++) begin
       if (cpend_q[r]) begin
         busy  = busy_q[r];
@@ -236,9 +249,9 @@ module rtr_router #(
         if (Mode == 2) req = (NP*NS)'(nbusy);  // the FIFO's head packet, when the input is idle
         else           req = wait_q[r];
         // outputs that can take a flit. Credits: the counter plus a credit arriving this cycle
-        // (the credit link register crbox_q, or a boundary pulse out_cred_i; pass A adds it to
-        // the counter at this edge), so a freed slot is reused one cycle earlier.
-        cnow = crbox_q[r] | ((Ext ? out_cred_i[r*NN +: NN] : '0) & ~hasdn[r]);
+        // (the credit link register crbox_q, which also registers a boundary pulse out_cred_i;
+        // pass A adds it to the counter at this edge), so a freed slot is reused one cycle earlier.
+        cnow = crbox_q[r];
         out_ok = '1;
         if (Mode == 2) begin
           for (int o = 0; o < NN; o++) out_ok[o] = credit_q[r][o*CredW +: CredW] != '0 || cnow[o];
@@ -332,6 +345,34 @@ module rtr_router #(
         end
         send = csend | imm;
         rd   = isend | iimm;
+        // credit pulses to the upstream routers: a flit entry read (wormhole); a slot freed by
+        // its tail (VCT), or one cycle early with the flit before the tail when the tail is here
+        // and goes to a network output, which never stalls it (docs/router.md, early credit)
+        cred = '0;
+        for (int p = 0; p < NP; p++) begin
+          if (rd[p]) begin
+            if (Mode == 2) begin
+              cred[p] = 1'b1;
+            end else begin
+              csl   = busy[p] ? rslot_q[r][p*SlotW +: SlotW] : pslot[p*SlotW +: SlotW];
+              cpos  = busy[p] ? rpos_q[r][p*PosW +: PosW] : '0;
+              ctail = busy[p] ? last_q[r][p] : (P == 1);
+              if (ctail) begin
+                cred[p] = (p == NN) || !ecr_q[r][p];
+              end else if (P >= 2 && p < NN && 32'(cpos) == P - 2
+                           && !(busy[p] ? oport[p*NP + NN] : rq[p*NP + NN])
+                           && (!(wmid_q[r][p] && wslot_q[r][p*SlotW +: SlotW] == csl)
+                               || (inbox_q[r][p] && wpos_q[r][p*PosW +: PosW] == PosW'(P - 1)))) begin
+                // the tail is here after this edge (in the buffer, or arriving at it)
+                cred[p] = 1'b1;
+              end
+            end
+          end
+        end
+        if (Ext) begin
+          in_cred_o[r*NN +: NN]   = cred[NN-1:0] & ~hasup[r];
+          out_valid_o[r*NN +: NN] = send[NN-1:0] & ~hasdn[r];
+        end
         // the entry each sending output reads, and whether it is a head
         xhead = '0;
         for (int o = 0; o < NP; o++) begin
@@ -345,11 +386,16 @@ module rtr_router #(
             end else begin
               ridx = IdxW'(32'(pslot[32'(src)*SlotW +: SlotW]) * P);
             end
-            xdata[r*NP + o] = mem_q[AddrW'((r*NP + 32'(src)) * Depth + 32'(ridx))];
+            fl = mem_q[AddrW'((r*NP + 32'(src)) * Depth + 32'(ridx))];
+            xdata[r*NP + o] = fl;
             xhead[o] = csend[o] ? head_q[r][src] : 1'b1;
+            if (Ext && o < NN && !hasdn[r][o]) begin  // a boundary output: the flit goes out now
+              if (xhead[o]) fl[31:0] = rtr_pkg::hop_update(fl[31:0], o);
+              out_data_o[(r*NN + o)*FlitW +: FlitW] = fl;
+            end
           end
         end
-        dec[r]    = {imm, clast, NP'(al[21 +: 7]), NP'(al[28 +: 7]), rd, send};
+        dec[r]    = {cred, imm, clast, NP'(al[21 +: 7]), NP'(al[28 +: 7]), rd, send};
         bpend[r]  = (send | rd | NP'(al[28 +: 7])) != '0;
         dpslot[r] = pslot;
         drq[r]    = rq;
@@ -394,8 +440,6 @@ module rtr_router #(
       for (int i = 0; i < NR; i++) begin
         inbox_q[i]  = '0;
         crbox_q[i]  = '0;
-        extv_q[i]   = '0;
-        extc_q[i]   = '0;
         busy_q[i]   = '0;
         head_q[i]   = '1;
         last_q[i]   = (P == 1) ? '1 : '0;
@@ -447,12 +491,16 @@ module rtr_router #(
 `ifndef SYNTHESIS
       amask = amask | inj_wait_q;
 `endif
-      if (Ext) amask = '1;
+      if (Ext) begin  // boundary flits and credits to register
+        for (int i = 0; i < NR; i++) begin
+          if (((in_valid_i[i*NN +: NN] & ~hasup[i]) | (out_cred_i[i*NN +: NN] & ~hasdn[i])) != '0) amask[i] = 1'b1;
+        end
+      end
       for (u = 0; u < NR; u++) begin
        if (amask[u]) begin
         apend_q[u] = 1'b0;
-        arrive = inbox_q[u] | ((Ext ? in_valid_i[u*NN +: NN] : '0) & ~hasup[u]);
-        back   = crbox_q[u] | ((Ext ? out_cred_i[u*NN +: NN] : '0) & ~hasdn[u]);
+        arrive = inbox_q[u];
+        back   = crbox_q[u];
         injw   = inj_valid_i[u] && inj_ready_o[u];  // inj_ready_o: the state before the edge
 `ifndef SYNTHESIS
         if (inj_wait_q[u] || inj_valid_i[u]) begin
@@ -492,7 +540,7 @@ module rtr_router #(
               // the flit's route field (decoded if it is a head); the flit is copied below
               if (p == NN)                    wroute = inj_data_i[u*FlitW +: rtr_pkg::RouteW];
               else if (NR > 1 && hasup[u][p]) wroute = odata_q[rtr_pkg::up(u, p, K0, K1)*NN + p][rtr_pkg::RouteW-1:0];
-              else                            wroute = in_data_i[(u*NN + p)*FlitW +: rtr_pkg::RouteW];
+              else if (Ext)                   wroute = bdata_q[u*NN + p][rtr_pkg::RouteW-1:0];
               if (Mode == 2) begin
                 widx = wptr_q[u][p*IdxW +: IdxW];
                 if (!wmid_q[u][p]) begin
@@ -528,8 +576,8 @@ module rtr_router #(
                 mem_q[(u*NP + p)*Depth + 32'(widx)] = inj_data_i[u*FlitW +: FlitW];
               end else if (NR > 1 && hasup[u][p]) begin
                 mem_q[(u*NP + p)*Depth + 32'(widx)] = odata_q[rtr_pkg::up(u, p, K0, K1)*NN + p];
-              end else begin
-                mem_q[(u*NP + p)*Depth + 32'(widx)] = in_data_i[(u*NN + p)*FlitW +: FlitW];
+              end else if (Ext) begin
+                mem_q[(u*NP + p)*Depth + 32'(widx)] = bdata_q[u*NN + p];
               end
               wmid_q[u][p] = (wpos_q[u][p*PosW +: PosW] != PosW'(P - 1));
               wpos_q[u][p*PosW +: PosW] = (wpos_q[u][p*PosW +: PosW] == PosW'(P - 1)) ? '0
@@ -542,23 +590,31 @@ module rtr_router #(
                                              16'(credlim_q), Mode);
           cpend_q[u] = 1'b1;  // a flit was written: a packet may wait
         end
+        if (Ext) begin
+          // the boundary's link and credit registers (written here, used at the next edge)
+          crbox_q[u] = out_cred_i[u*NN +: NN] & ~hasdn[u];
+          inbox_q[u] = in_valid_i[u*NN +: NN] & ~hasup[u];
+          for (int p = 0; p < NN; p++) begin
+            if (inbox_q[u][p]) bdata_q[u*NN + p] = in_data_i[(u*NN + p)*FlitW +: FlitW];
+          end
+          if ((crbox_q[u] | inbox_q[u]) != '0) apend_q[u] = 1'b1;
+        end
        end
       end
       // (B) outputs, read side and ejection, from the decisions
       moved = '0;
       bmask = bpend | ej_valid_o | skv_q;
-      if (Ext) bmask = '1;
       for (u = 0; u < NR; u++) begin
         dc = bpend[u] ? dec[u] : '0;
-        if (bmask[u] && (dc != '0 || ej_valid_o[u] || skv_q[u] || (Ext && (extv_q[u] | extc_q[u]) != '0))) begin
+        if (bmask[u] && (dc != '0 || ej_valid_o[u] || skv_q[u])) begin
           d_send  = dc[0*NP +: NP];
           d_rd    = dc[1*NP +: NP];
           d_gnt   = dc[2*NP +: NP];
           d_ognt  = dc[3*NP +: NP];
           d_clast = dc[4*NP +: NP];
           d_imm   = dc[5*NP +: NP];
+          credn   = dc[6*NP +: NP];  // credit pulses (decided with the grants)
           busy0   = busy_q[u];
-          credn   = '0;
 `ifndef SYNTHESIS
           if (dc != '0) begin
             // only packets with no hop left are ejected
@@ -586,23 +642,16 @@ module rtr_router #(
                 rp  = busy0[p] ? rpos_q[u][p*PosW +: PosW] : '0;
                 lst = busy0[p] ? last_q[u][p] : (P == 1);
                 if (Mode == 2) begin
-                  credn[p] = 1'b1;  // a flit entry freed
                   rptr_q[u][p*IdxW +: IdxW] = (rptr_q[u][p*IdxW +: IdxW] == IdxW'(Depth - 1)) ? '0
                                               : rptr_q[u][p*IdxW +: IdxW] + IdxW'(1);
                   cnt_q[u][p*CntW +: CntW] = cnt_q[u][p*CntW +: CntW] - CntW'(1);
                   ne_q[u][p] = cnt_q[u][p*CntW +: CntW] != '0;
                 end else if (lst) begin
-                  // the tail: the slot is free; its credit goes now unless it went one cycle early
-                  credn[p] = (p == NN) || !ecr_q[u][p];
+                  // the tail: the slot is free (its credit goes now, or went one cycle early)
                   if (p < NN) ecr_q[u][p] = 1'b0;
                   for (int s = 0; s < NS; s++) if (rsl == SlotW'(s)) occ_q[u][p*NS + s] = 1'b0;
-                end else if (P >= 2 && p < NN && 32'(rp) == P - 2 && !oport_q[u][p*NP + NN]
-                             && !(wmid_q[u][p] && wslot_q[u][p*SlotW +: SlotW] == rsl)) begin
-                  // early credit: the flit before the tail leaves, the tail is here and goes to a
-                  // network output (which never stalls in VCT): the tail leaves at the next edge,
-                  // one edge before a head sent for this credit can arrive (docs/router.md)
-                  credn[p] = 1'b1;
-                  ecr_q[u][p] = 1'b1;
+                end else if (p < NN && credn[p]) begin
+                  ecr_q[u][p] = 1'b1;  // early credit: none with the tail
                 end
                 if (lst) begin
                   busy_q[u][p] = 1'b0;
@@ -631,18 +680,13 @@ module rtr_router #(
                                                  16'(credlim_q), Mode);
             end
           end
-          // credit pulses to the upstream routers (credit box) or the boundary
-          extc_q[u] = '0;
+          // credit pulses to the upstream routers' credit boxes (at the boundary: in_cred_o)
           if (credn[NN-1:0] != '0) begin
             for (int p = 0; p < NN; p++) begin
-              if (credn[p]) begin
-                if (NR > 1 && hasup[u][p]) begin
-                  nb = RW'(rtr_pkg::up(u, p, K0, K1));
-                  crbox_q[nb][p] = 1'b1;
-                  apend_q[nb] = 1'b1;
-                end else begin
-                  extc_q[u][p] = 1'b1;
-                end
+              if (NR > 1 && credn[p] && hasup[u][p]) begin
+                nb = RW'(rtr_pkg::up(u, p, K0, K1));
+                crbox_q[nb][p] = 1'b1;
+                apend_q[nb] = 1'b1;
               end
             end
           end
@@ -672,16 +716,15 @@ module rtr_router #(
             end
           end
           // link registers, written only with a flit (a head's route field updated); the flit
-          // is marked in the receiver's inbox
-          extv_q[u] = '0;
+          // is marked in the receiver's inbox. A boundary output is the decision itself (dout).
           if (d_send[NN-1:0] != '0) begin
             for (int o = 0; o < NN; o++) begin
               if (d_send[o]) begin
-                odata_q[u*NN + o] = xdata[u*NP + o];
-                if (dxhead[u][o]) begin
-                  odata_q[u*NN + o][31:0] = rtr_pkg::hop_update(xdata[u*NP + o][31:0], o);
-                end
                 if (NR > 1 && hasdn[u][o]) begin
+                  odata_q[u*NN + o] = xdata[u*NP + o];
+                  if (dxhead[u][o]) begin
+                    odata_q[u*NN + o][31:0] = rtr_pkg::hop_update(xdata[u*NP + o][31:0], o);
+                  end
                   nb = RW'(rtr_pkg::dn(u, o, K0, K1));
                   inbox_q[nb][o] = 1'b1;
                   apend_q[nb] = 1'b1;
@@ -691,7 +734,6 @@ module rtr_router #(
                   a_port_exists: assert (Ext && out_en_i[u*NN + o])
                     else $error("rtr_router %0d: output %0d has no neighbour", u, o);
 `endif
-                  extv_q[u][o] = 1'b1;
                 end
               end
             end
@@ -723,23 +765,5 @@ module rtr_router #(
   /* verilator lint_on BLKSEQ */
   /* verilator tracing_on */
   assign moved_o = moved_q;
-
-  // ---------------------------------------------------------------- boundary ports
-  for (genvar n = 0; n < NR; n++) begin : g_ext
-    for (genvar p = 0; p < NN; p++) begin : g_port
-      if (Ext && !rtr_pkg::has_dn(n, p, K0, K1, K2)) begin : g_out
-        assign out_valid_o[n*NN + p]                 = extv_q[n][p];
-        assign out_data_o[(n*NN + p)*FlitW +: FlitW] = odata_q[n*NN + p];
-      end else begin : g_no_out
-        assign out_valid_o[n*NN + p]                 = 1'b0;
-        assign out_data_o[(n*NN + p)*FlitW +: FlitW] = '0;
-      end
-      if (Ext && !rtr_pkg::has_up(n, p, K0, K1, K2)) begin : g_in
-        assign in_cred_o[n*NN + p] = extc_q[n][p];
-      end else begin : g_no_in
-        assign in_cred_o[n*NN + p] = 1'b0;
-      end
-    end
-  end
 
 endmodule

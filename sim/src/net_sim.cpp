@@ -15,9 +15,9 @@
 namespace hpcnet::sim {
 
 namespace {
-double thread_cpu_s() {
+double process_cpu_s() {  // every thread of the process (a split mesh runs several)
   timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
   return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 }  // namespace
@@ -36,7 +36,7 @@ void NetSimBase::start(const NetRunConfig& rc) {
 NetStats NetSimBase::run(const NetRunConfig& rc) {
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
-  const double c0 = thread_cpu_s();
+  const double c0 = process_cpu_s();
   auto last_report = t0;
   start(rc);
   NetEngine& e = engine_;
@@ -72,7 +72,7 @@ NetStats NetSimBase::run(const NetRunConfig& rc) {
   NetStats s = e.stats();
   s.cycles = e.now();
   s.wall_s = std::chrono::duration<double>(clock::now() - t0).count();
-  s.cpu_s = thread_cpu_s() - c0;
+  s.cpu_s = process_cpu_s() - c0;
   return s;
 }
 
@@ -118,21 +118,23 @@ std::unique_ptr<NetSimBase> make_net(const std::string& model, unsigned buf_pkts
 
 NetSpec net_spec(const NetModelInfo& m, unsigned buf_pkts) { return buf_pkts ? m.spec.with_buf(buf_pkts) : m.spec; }
 
-const NetModelInfo* find_net(const MeshShape& shape, NetMode mode, unsigned buf_pkts) {
+const NetModelInfo* find_net(const MeshShape& shape, NetMode mode, unsigned buf_pkts, unsigned threads) {
   const NetModelInfo* best = nullptr;
   for (const auto& m : net_models()) {
-    if (!(m.spec.shape == shape) || m.spec.mode != mode) continue;
+    if (!(m.spec.shape == shape) || m.spec.mode != mode || m.spec.threads != threads) continue;
     if (!net_spec(m, buf_pkts).buf_error().empty()) continue;
     if (!best || m.spec.buf_max < best->spec.buf_max) best = &m;
   }
   return best;
 }
 
-std::unique_ptr<NetSimBase> make_net(const MeshShape& shape, NetMode mode, unsigned buf_pkts, TraceWindow trace) {
-  const NetModelInfo* m = find_net(shape, mode, buf_pkts);
+std::unique_ptr<NetSimBase> make_net(const MeshShape& shape, NetMode mode, unsigned buf_pkts, unsigned threads,
+                                     TraceWindow trace) {
+  const NetModelInfo* m = find_net(shape, mode, buf_pkts, threads);
   if (!m)
-    throw std::invalid_argument(fmt::format("no {} {} mesh model{} is built; built: {}", shape.name(), mode_name(mode),
+    throw std::invalid_argument(fmt::format("no {} {} mesh model{}{} is built; built: {}", shape.name(), mode_name(mode),
                                             buf_pkts ? fmt::format(" that runs {}-packet buffers", buf_pkts) : "",
+                                            threads > 1 ? fmt::format(" split for {} threads", threads) : "",
                                             net_model_list()));
   return m->make(net_spec(*m, buf_pkts), std::move(trace));
 }

@@ -52,7 +52,9 @@ NetMode parse_mode(const std::string& text) {
   throw std::invalid_argument(fmt::format("unknown router mode '{}' (adbr, dorvct, dorwh)", text));
 }
 
-std::string NetSpec::label() const { return fmt::format("{} {} b{}", shape.name(), mode_name(mode), buf_pkts); }
+std::string NetSpec::label() const {
+  return fmt::format("{} {} b{}{}", shape.name(), mode_name(mode), buf_pkts, threads > 1 ? fmt::format(" t{}", threads) : "");
+}
 
 std::string NetSpec::buf_error() const {
   if (buf_pkts > buf_max)

@@ -218,3 +218,60 @@ TEST_CASE("mesh: zero-load latency is 2 cycles per hop plus a fixed overhead, ev
   HPCNET_SATURATED(model, mesh, neighbor)
 HPCNET_SATURATED_ALL("Vnet_mesh_8x8_adbr_b2", "8x8")
 HPCNET_SATURATED_ALL("Vnet_mesh_4x4x4_adbr", "4x4x4")
+
+// --- a mesh split into blocks evaluated by two threads (NetSim, docs/net_sim.md, Threads) ---
+// The split model (two 4x2 blocks joined by NetSim) must be the same cycle for cycle as the whole
+// mesh: same seed, same traffic, so every packet's latency, every count and histogram agree.
+TEST_CASE("mesh split for 2 threads: cycle for cycle the whole mesh, every mode", "[net][mesh][threads]") {
+  for (const char* mode : {"adbr", "dorvct", "dorwh"}) {
+    for (Pattern p : {Pattern::uniform, Pattern::transpose}) {
+      const std::string whole = fmt::format("Vnet_mesh_4x4_{}", mode), split = whole + "_t2";
+      auto a = make_net(whole);
+      auto b = make_net(split);
+      REQUIRE(b->spec().threads == 2);
+      REQUIRE(b->spec().buf_pkts == a->spec().buf_pkts);
+      NetRunConfig rc = uniform_run(whole.c_str(), 0.35, 1000, 6000);
+      rc.traffic.pattern.pattern = p;
+      rc.ej_ready_prob = 0.8;
+      rc.final_drain = NetRunConfig::Drain::always;
+      const NetStats sa = a->run(rc), sb = b->run(rc);
+      INFO(whole << " " << pattern_name(p));
+      REQUIRE(sb.drained);
+      REQUIRE(sa.tagged_delivered > 500);
+      CHECK(sb.cycles == sa.cycles);
+      CHECK(sb.created == sa.created);
+      CHECK(sb.injected == sa.injected);
+      CHECK(sb.delivered == sa.delivered);
+      CHECK(sb.win_ejected_flits == sa.win_ejected_flits);
+      CHECK(sb.lat_sum == sa.lat_sum);
+      CHECK(sb.net_lat_sum == sa.net_lat_sum);
+      CHECK(sb.lat_max == sa.lat_max);
+      CHECK(sb.lat_hist == sa.lat_hist);
+      CHECK(sb.hop_count == sa.hop_count);
+    }
+  }
+}
+
+TEST_CASE("mesh split for 2 threads: the watchdog dumps the routers of every block", "[net][mesh][threads]") {
+  auto net = make_net("Vnet_mesh_4x4_adbr_t2");
+  NetRunConfig rc;
+  rc.traffic.load = 0;
+  rc.ej_ready_prob = 1e-12;  // never ready in practice
+  rc.watchdog = 3000;
+  net->start(rc);
+  for (unsigned i = 0; i < 12; ++i) net->engine().enqueue(15, 0);  // from block 1 to block 0
+  std::string msg;
+  try {
+    net->run_until_drained(100000);
+  } catch (const Stall& e) {
+    msg = e.what();
+  }
+  INFO(msg);
+  REQUIRE(!msg.empty());
+  CHECK_THAT(msg, Contains("4x4 adbr b2 t2"));
+  CHECK_THAT(msg, Contains("router 0 (0,0)"));   // block 0: the destination, its ejection blocked
+  CHECK_THAT(msg, Contains("router 8 (0,2)"));   // block 1: packets waiting on the way
+  CHECK_THAT(msg, Contains("15->0 #"));
+  REQUIRE_THROWS_WITH(make_net(MeshShape(4, 4), NetMode::adbr, 0, 3), Contains("split for 3 threads"));
+  REQUIRE(make_net(MeshShape(4, 4), NetMode::dor_wh, 0, 2)->spec().threads == 2);
+}

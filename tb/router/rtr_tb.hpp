@@ -6,6 +6,11 @@
 // injecting node and the ejecting node. Every flit leaving the router is recorded with its cycle.
 // Packets: 5 flits; head [23:0] route field, [31:24] hop counter, [63:32] packet id; body flits
 // carry the id and their position.
+// Boundary timing (rtr_router.sv): the router's out_valid_o/out_data_o and in_cred_o are its
+// decisions of the cycle (combinational), and it registers in_valid_i/in_data_i and out_cred_i at
+// the edge. So the test drives an input as a neighbour's decision would (a credit seen in cycle c
+// is used from cycle c+1), and a flit seen on an output in cycle c is the one the router sends at
+// the edge that ends cycle c.
 #pragma once
 #include <catch2/catch.hpp>
 

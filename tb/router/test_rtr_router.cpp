@@ -41,7 +41,8 @@ TEST_CASE("rtr_router: zero-load timing, 2 cycles per hop, flits back to back", 
   tb.run(12);
   auto& o = tb.out[kXp];
   REQUIRE(o.size() == kFlits);
-  // driven (as an upstream link register) at t0, in this router's link register 2 cycles later
+  // driven (as an upstream router's decision) in cycle t0, decided here 2 cycles later: in the
+  // input's link register at the edge ending t0, in the buffer at the next, sent at the one after
   for (unsigned i = 0; i < kFlits; ++i) REQUIRE(o[i].cycle == t0 + 2 + i);
   REQUIRE(hop_of(o[0].data, 0) == 2);
   REQUIRE((o[0].data >> 24 & 0xff) == 1);  // hop counter
@@ -73,7 +74,8 @@ TEMPLATE_TEST_CASE("rtr_router VCT: early credit with the flit before the tail, 
     tb.send(kXp, packet(2, 0, 0));
     tb.run(12);
     REQUIRE(tb.out[tb.nn].size() == kFlits);
-    REQUIRE(tb.cred_at[kXp] == std::vector<std::uint64_t>{tb.out[tb.nn][kFlits - 1].cycle});
+    // the pulse is the decision to read the tail; the ejection port is a register: one cycle later
+    REQUIRE(tb.cred_at[kXp] == std::vector<std::uint64_t>{tb.out[tb.nn][kFlits - 1].cycle - 1});
   }
   SECTION("network output, tail not here yet: with the tail") {
     tb.ingap[kXp] = true;

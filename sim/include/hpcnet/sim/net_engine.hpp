@@ -74,7 +74,7 @@ struct NetStats {
   bool stable = true;                             // every tagged packet delivered within the drain limit
   bool drained = false;                           // the network was emptied and checked at the end
   double wall_s = 0;                              // wall-clock time of the run
-  double cpu_s = 0;                               // CPU time of the run (this thread)
+  double cpu_s = 0;                               // CPU time of the run (the whole process)
 
   double avg_latency() const { return tagged_delivered ? lat_sum / static_cast<double>(tagged_delivered) : 0; }
   double avg_net_latency() const { return tagged_delivered ? net_lat_sum / static_cast<double>(tagged_delivered) : 0; }

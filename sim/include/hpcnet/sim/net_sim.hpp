@@ -18,6 +18,7 @@
 // TraceWindow argument of make_net().
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -29,6 +30,7 @@
 #include <fmt/format.h>
 
 #include "hpcnet/sim/harness.hpp"
+#include "hpcnet/sim/lockstep.hpp"
 #include "hpcnet/sim/net_engine.hpp"
 
 namespace hpcnet::sim {
@@ -108,109 +110,213 @@ inline uint64_t field(const T& v, unsigned lsb, unsigned w) {
 
 }  // namespace netport
 
+// One router state array of a model: net_mesh's u_net (a whole mesh) or the top itself (a block of
+// a split mesh, rtr_router with external boundary ports).
+#define HPCNET_RTR_STATE(root, f)                                                      \
+  ([&]() -> auto& {                                                                    \
+    if constexpr (requires { root.net_mesh__DOT__u_net__DOT__##f; })                   \
+      return root.net_mesh__DOT__u_net__DOT__##f;                                      \
+    else                                                                               \
+      return root.rtr_router__DOT__##f;                                                \
+  }())
+
+// NetSim<V>: the mesh as one model V (spec.threads = 1: net_mesh), or as spec.threads blocks of
+// K0 x K1/threads routers (rtr_router, Ext = 1) stacked along Y, each a model V with its own
+// harness, evaluated in parallel by a LockstepPool and joined here: after every clock edge the
+// boundary outputs of a block (its decisions: flits on the Y links, credit pulses) are copied to
+// the neighbouring block's inputs, which it registers at the next edge. The result is the same
+// cycle for cycle as the whole mesh (tb/net checks it). docs/net_sim.md, Threads.
 template <class V>
 class NetSim final : public NetSimBase {
  public:
-  NetSim(const NetSpec& spec, TraceWindow trace) : NetSimBase(checked(spec)), h_(312.5, std::move(trace)) {
+  NetSim(const NetSpec& spec, TraceWindow trace)
+      : NetSimBase(checked(spec)), nb_(spec.threads), bn_(spec.shape.nodes() / spec.threads), pool_(spec.threads) {
     using namespace netport;
-    const size_t data_bits = static_cast<size_t>(spec.shape.nodes()) * spec.flit_bits;
+    if (kBlock != (nb_ > 1))
+      throw std::logic_error(fmt::format("NetSim: {}: a model of a block needs threads > 1, a whole mesh threads 1", spec.label()));
+    if (nb_ > 1 && (spec.shape.dims != 2 || spec.shape.k[1] % nb_ != 0))
+      throw std::invalid_argument(fmt::format("NetSim: {}: a split mesh is 2-D with K1 a multiple of the threads", spec.label()));
+    if (nb_ > 1 && trace.enabled())
+      throw std::invalid_argument(fmt::format("NetSim: {}: tracing needs the whole mesh in one model (threads 1)", spec.label()));
+    for (unsigned b = 0; b < nb_; ++b) h_.push_back(std::make_unique<Harness<V>>(312.5, b == 0 ? std::move(trace) : TraceWindow{}));
+    const size_t data_bits = static_cast<size_t>(bn_) * spec.flit_bits;
     if (bits_of<decltype(V::inj_data_i)>() < data_bits || bits_of<decltype(V::ej_data_o)>() < data_bits ||
-        bits_of<decltype(V::inj_valid_i)>() < spec.shape.nodes())
+        bits_of<decltype(V::inj_valid_i)>() < bn_)
       throw std::logic_error("NetSim: model " + spec.model + " has ports narrower than its spec " + spec.label());
     engine_.set_state_dump([this] { return dump_routers(); });
     reset_model();
     // the credits each output advertises after reset: the run-time depth took effect
     const unsigned lim = spec.mode == NetMode::dor_wh ? spec.buf_pkts * spec.pkt_flits : spec.buf_pkts;
-    const unsigned got = h_.dut().rootp->net_mesh__DOT__u_net__DOT__credlim_q;
-    if (got != lim)
-      throw std::logic_error(fmt::format("NetSim: {}: the model advertises {} credits per output after reset, expected {}",
-                                         spec.label(), got, lim));
+    for (auto& h : h_) {
+      const unsigned got = HPCNET_RTR_STATE((*h->dut().rootp), credlim_q);
+      if (got != lim)
+        throw std::logic_error(fmt::format("NetSim: {}: the model advertises {} credits per output after reset, expected {}",
+                                           spec.label(), got, lim));
+    }
   }
 
-  Harness<V>& harness() { return h_; }
+  Harness<V>& harness(unsigned block = 0) { return *h_[block]; }
 
   void reset_model() override {
-    V& m = h_.dut();
-    const unsigned n = engine_.nodes();
-    for (unsigned i = 0; i < n; ++i) {
-      netport::set_bit(m.inj_valid_i, i, false);
-      netport::set_bit(m.ej_ready_i, i, (engine_.ej_ready_bits()[i >> 6] >> (i & 63)) & 1);
+    const unsigned k0 = engine_.spec().shape.k[0];
+    for (unsigned b = 0; b < nb_; ++b) {
+      V& m = h_[b]->dut();
+      for (unsigned l = 0; l < bn_; ++l) {
+        const unsigned n = b * bn_ + l;
+        netport::set_bit(m.inj_valid_i, l, false);
+        netport::set_bit(m.ej_ready_i, l, (engine_.ej_ready_bits()[n >> 6] >> (n & 63)) & 1);
+      }
+      m.buf_pkts_i = static_cast<netport::bare_t<decltype(m.buf_pkts_i)>>(engine_.spec().buf_pkts);
+      if constexpr (kBlock) {
+        // boundary ports: idle inputs; the Y links to the neighbouring blocks exist
+        zero(m.in_valid_i);
+        zero(m.out_cred_i);
+        zero(m.out_en_i);
+        for (unsigned x = 0; x < k0; ++x) {
+          if (b + 1 < nb_) netport::set_bit(m.out_en_i, (bn_ - k0 + x) * kNN + kYp, true);
+          if (b > 0) netport::set_bit(m.out_en_i, x * kNN + kYm, true);
+        }
+      }
+      h_[b]->reset(4);
     }
-    m.buf_pkts_i = static_cast<netport::bare_t<decltype(m.buf_pkts_i)>>(engine_.spec().buf_pkts);
-    h_.reset(4);
   }
 
   void step() override {
-    V& m = h_.dut();
     NetEngine& e = engine_;
     const unsigned words = e.words();
     e.begin_cycle();
-    uint32_t* inj = m.inj_data_i.data();
     for (uint32_t n : e.changed()) {
+      const unsigned b = n / bn_, l = n - b * bn_;
+      V& m = h_[b]->dut();
       const bool v = e.presenting(n);
       if (v) {
         const uint32_t* s = e.stage(n);
-        uint32_t* d = inj + static_cast<size_t>(n) * words;
+        uint32_t* d = m.inj_data_i.data() + static_cast<size_t>(l) * words;
         for (unsigned i = 0; i < words; ++i) d[i] = s[i];
       }
-      netport::set_bit(m.inj_valid_i, n, v);
+      netport::set_bit(m.inj_valid_i, l, v);
     }
     e.clear_changed();
     if (e.ej_backpressure()) {
       const uint64_t* r = e.ej_ready_bits();
-      for (unsigned i = 0; i < e.nodes(); ++i) netport::set_bit(m.ej_ready_i, i, (r[i >> 6] >> (i & 63)) & 1);
+      for (unsigned i = 0; i < e.nodes(); ++i)
+        netport::set_bit(h_[i / bn_]->dut().ej_ready_i, i % bn_, (r[i >> 6] >> (i & 63)) & 1);
     }
-    h_.settle();
-    const unsigned chunks = e.chunks();
+    for (auto& h : h_) h->settle();
     const uint64_t* valid = e.inj_valid_bits();
-    for (unsigned c = 0; c < chunks; ++c) {
-      uint64_t acc = valid[c] & netport::chunk64(m.inj_ready_o, c);
-      while (acc) {
-        const unsigned b = static_cast<unsigned>(__builtin_ctzll(acc));
-        acc &= acc - 1;
-        e.accepted(c * 64 + b);
-      }
-    }
     const uint64_t* ready = e.ej_ready_bits();
-    const uint32_t* ej = m.ej_data_o.data();
-    for (unsigned c = 0; c < chunks; ++c) {
-      uint64_t out = ready[c] & netport::chunk64(m.ej_valid_o, c);
-      while (out) {
-        const unsigned b = static_cast<unsigned>(__builtin_ctzll(out));
-        out &= out - 1;
-        const unsigned n = c * 64 + b;
-        e.ejected(n, ej + static_cast<size_t>(n) * words);
+    const unsigned chunks = (bn_ + 63) / 64;
+    for (unsigned b = 0; b < nb_; ++b) {
+      V& m = h_[b]->dut();
+      const unsigned base = b * bn_;
+      const uint32_t* ej = m.ej_data_o.data();
+      for (unsigned c = 0; c < chunks; ++c) {
+        const unsigned first = c * 64, w = std::min(64u, bn_ - first);
+        const uint64_t mask = w == 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1;
+        uint64_t acc = bits(valid, e.chunks(), base + first) & mask & netport::chunk64(m.inj_ready_o, c);
+        while (acc) {
+          const unsigned l = first + static_cast<unsigned>(__builtin_ctzll(acc));
+          acc &= acc - 1;
+          e.accepted(base + l);
+        }
+        uint64_t out = bits(ready, e.chunks(), base + first) & mask & netport::chunk64(m.ej_valid_o, c);
+        while (out) {
+          const unsigned l = first + static_cast<unsigned>(__builtin_ctzll(out));
+          out &= out - 1;
+          e.ejected(base + l, ej + static_cast<size_t>(l) * words);
+        }
       }
     }
-    h_.edge();
-    e.moved(m.moved_o);
+    if constexpr (kBlock) {
+      pool_.run([this](unsigned b) { h_[b]->edge(); });
+      join_blocks();
+      uint32_t moved = 0;
+      for (auto& h : h_) moved += h->dut().moved_o;
+      e.moved(moved);
+    } else {
+      h_[0]->edge();
+      e.moved(h_[0]->dut().moved_o);
+    }
     e.end_cycle();
   }
 
  private:
+  static constexpr unsigned kNN = 4, kYp = 2, kYm = 3;  // 2-D ports: Y+ = 2, Y- = 3
+  static constexpr bool kBlock = requires(V& m) { m.out_cred_i; };  // rtr_router: a block
+
   static const NetSpec& checked(const NetSpec& s) {
     if (const std::string err = s.buf_error(); !err.empty()) throw std::invalid_argument(err);
     return s;
   }
+  template <class T>
+  static void zero(T& v) {
+    if constexpr (std::is_integral_v<netport::bare_t<T>>)
+      v = 0;
+    else
+      for (size_t i = 0; i < sizeof(v) / sizeof(uint32_t); ++i) v.data()[i] = 0;
+  }
+  // 64 bits of a bit array of n words from bit `lsb` (any alignment)
+  static uint64_t bits(const uint64_t* a, unsigned n, unsigned lsb) {
+    const unsigned i = lsb >> 6, o = lsb & 63;
+    return o == 0 ? a[i] : (a[i] >> o) | (i + 1 < n ? a[i + 1] << (64 - o) : 0);
+  }
+
+  // After an edge: block b's top row sends on Y+ into block b+1's bottom row, which sends on Y-
+  // into block b's top row; the credits go the other way. What a block's outputs carry now are
+  // its decisions for the next edge, at which the neighbour registers them.
+  void join_blocks() {
+    const unsigned k0 = engine_.spec().shape.k[0], words = engine_.words();
+    for (unsigned b = 0; b + 1 < nb_; ++b) {
+      V& lo = h_[b]->dut();
+      V& up = h_[b + 1]->dut();
+      for (unsigned x = 0; x < k0; ++x) {
+        const unsigned t = (bn_ - k0 + x) * kNN, u = x * kNN;  // port 0 of the top / bottom router
+        link(lo, t + kYp, up, u + kYp, words);
+        link(up, u + kYm, lo, t + kYm, words);
+      }
+    }
+  }
+  // the flit on output port `from` of model a into input port `to` of model c, and c's credit
+  // pulse for that input back to a
+  static void link(V& a, unsigned from, V& c, unsigned to, unsigned words) {
+    const bool v = netport::field(a.out_valid_o, from, 1);
+    netport::set_bit(c.in_valid_i, to, v);
+    if (v) {
+      const uint32_t* s = a.out_data_o.data() + static_cast<size_t>(from) * words;
+      uint32_t* d = c.in_data_i.data() + static_cast<size_t>(to) * words;
+      for (unsigned i = 0; i < words; ++i) d[i] = s[i];
+    }
+    netport::set_bit(a.out_cred_i, from, netport::field(c.in_cred_o, to, 1));
+  }
 
   // The routers' state for the watchdog (layout of rtl/router/rtr_router.sv's state arrays).
   std::string dump_routers() {
+    const NetSpec& sp = engine_.spec();
+    const unsigned lim = sp.mode == NetMode::dor_wh ? sp.buf_pkts * sp.pkt_flits : sp.buf_pkts;
+    std::string out = fmt::format("routers ({}; input buffers of {} packets, {} credits per output when idle):\n",
+                                  sp.label(), sp.buf_pkts, lim);
+    unsigned shown = 0;
+    for (unsigned b = 0; b < nb_ && shown < 64; ++b) dump_block(*h_[b]->dut().rootp, b * bn_, out, shown);
+    if (!shown) out += "  every buffer empty, every output idle\n";
+    return out;
+  }
+  template <class Root>
+  void dump_block(const Root& st, unsigned first, std::string& out, unsigned& shown) {
     using netport::field;
     const NetSpec& sp = engine_.spec();
-    const auto& st = *h_.dut().rootp;
-    const auto& mem_q = st.net_mesh__DOT__u_net__DOT__mem_q;
-    const auto& busy_q = st.net_mesh__DOT__u_net__DOT__busy_q;
-    const auto& rpos_q = st.net_mesh__DOT__u_net__DOT__rpos_q;
-    const auto& occ_q = st.net_mesh__DOT__u_net__DOT__occ_q;
-    const auto& wait_q = st.net_mesh__DOT__u_net__DOT__wait_q;
-    const auto& rslot_q = st.net_mesh__DOT__u_net__DOT__rslot_q;
-    const auto& info_q = st.net_mesh__DOT__u_net__DOT__info_q;
-    const auto& rptr_q = st.net_mesh__DOT__u_net__DOT__rptr_q;
-    const auto& cnt_q = st.net_mesh__DOT__u_net__DOT__cnt_q;
-    const auto& conn_q = st.net_mesh__DOT__u_net__DOT__conn_q;
-    const auto& cin_q = st.net_mesh__DOT__u_net__DOT__cin_q;
-    const auto& credit_q = st.net_mesh__DOT__u_net__DOT__credit_q;
-    const auto& skv_q = st.net_mesh__DOT__u_net__DOT__skv_q;
+    const auto& mem_q = HPCNET_RTR_STATE(st, mem_q);
+    const auto& busy_q = HPCNET_RTR_STATE(st, busy_q);
+    const auto& rpos_q = HPCNET_RTR_STATE(st, rpos_q);
+    const auto& occ_q = HPCNET_RTR_STATE(st, occ_q);
+    const auto& wait_q = HPCNET_RTR_STATE(st, wait_q);
+    const auto& rslot_q = HPCNET_RTR_STATE(st, rslot_q);
+    const auto& info_q = HPCNET_RTR_STATE(st, info_q);
+    const auto& rptr_q = HPCNET_RTR_STATE(st, rptr_q);
+    const auto& cnt_q = HPCNET_RTR_STATE(st, cnt_q);
+    const auto& conn_q = HPCNET_RTR_STATE(st, conn_q);
+    const auto& cin_q = HPCNET_RTR_STATE(st, cin_q);
+    const auto& credit_q = HPCNET_RTR_STATE(st, credit_q);
+    const auto& skv_q = HPCNET_RTR_STATE(st, skv_q);
     // the widths of rtr_router's localparams
     auto clog2 = [](unsigned v) {
       unsigned b = 0;
@@ -236,10 +342,7 @@ class NetSim final : public NetSimBase {
       const auto& f = mem_q[idx];
       return fmt::format("{}->{} #{} flit {}", field(f, 32, 16), field(f, 48, 16), field(f, 64, 32), field(f, 144, 8));
     };
-    std::string out = fmt::format("routers ({}; input buffers of {} packets, {} credits per output when idle):\n",
-                                  sp.label(), sp.buf_pkts, lim);
-    unsigned shown = 0;
-    for (unsigned r = 0; r < sp.shape.nodes(); ++r) {
+    for (unsigned r = 0; r < bn_; ++r) {
       const uint64_t busy = field(busy_q[r], 0, np), conn = field(conn_q[r], 0, np);
       std::string ins;
       for (unsigned p = 0; p < np; ++p) {
@@ -274,19 +377,20 @@ class NetSim final : public NetSimBase {
       }
       const bool skid = field(skv_q, r, 1);
       if (ins.empty() && outs.empty() && !skid) continue;
-      const auto c = sp.shape.coords(r);
-      out += fmt::format("  router {} ({},{}{}):{}{}{}\n", r, c[0], c[1], dims > 2 ? fmt::format(",{}", c[2]) : "", ins,
-                         outs.empty() ? "" : "\n    out" + outs, skid ? "\n    ejection skid register full" : "");
+      const auto c = sp.shape.coords(first + r);
+      out += fmt::format("  router {} ({},{}{}):{}{}{}\n", first + r, c[0], c[1], dims > 2 ? fmt::format(",{}", c[2]) : "",
+                         ins, outs.empty() ? "" : "\n    out" + outs, skid ? "\n    ejection skid register full" : "");
       if (++shown == 64) {
         out += "  ... (first 64 routers with state shown)\n";
-        break;
+        return;
       }
     }
-    if (!shown) out += "  every buffer empty, every output idle\n";
-    return out;
   }
 
-  Harness<V> h_;
+  const unsigned nb_;  // blocks (threads)
+  const unsigned bn_;  // routers per block
+  std::vector<std::unique_ptr<Harness<V>>> h_;
+  LockstepPool pool_;
 };
 
 // --- the built models ---
@@ -301,11 +405,12 @@ const std::vector<NetModelInfo>& net_models();  // generated: every Vnet_mesh_* 
 std::unique_ptr<NetSimBase> make_net(const std::string& model, TraceWindow trace = trace_from_env());
 std::unique_ptr<NetSimBase> make_net(const std::string& model, unsigned buf_pkts, TraceWindow trace = trace_from_env());
 // A model with this shape and mode that runs buffers of buf_pkts packets (0: the default depth),
-// the smallest such model (fewest slots: the fastest); nullptr if none is built.
-const NetModelInfo* find_net(const MeshShape& shape, NetMode mode, unsigned buf_pkts = 0);
+// split for `threads` threads (1: the whole mesh in one model), the smallest such model (fewest
+// slots: the fastest); nullptr if none is built.
+const NetModelInfo* find_net(const MeshShape& shape, NetMode mode, unsigned buf_pkts = 0, unsigned threads = 1);
 // That model's spec with buf_pkts (0: its default depth).
 NetSpec net_spec(const NetModelInfo& m, unsigned buf_pkts);
-std::unique_ptr<NetSimBase> make_net(const MeshShape& shape, NetMode mode, unsigned buf_pkts = 0,
+std::unique_ptr<NetSimBase> make_net(const MeshShape& shape, NetMode mode, unsigned buf_pkts = 0, unsigned threads = 1,
                                      TraceWindow trace = trace_from_env());
 std::string net_model_list();  // "Vnet_mesh_2x2_adbr (2x2 adbr b2), ..."
 

@@ -57,6 +57,7 @@ struct NetSpec {
   unsigned pkt_flits = 5;   // flits per packet
   unsigned flit_bits = 256; // bits per flit
   unsigned buf_max = 2;     // the model's BufPkts: the largest depth it can run
+  unsigned threads = 1;     // the mesh split into this many blocks, evaluated in parallel (NetSim)
   unsigned flit_words() const { return flit_bits / 32; }
   // Smallest depth: the DBFC minimum (Dims packets) in ADBR mode, one packet otherwise.
   unsigned min_buf() const { return mode == NetMode::adbr ? shape.dims : 1; }
@@ -67,7 +68,7 @@ struct NetSpec {
     s.buf_pkts = b;
     return s;
   }
-  std::string label() const;  // "8x8 adbr b2"
+  std::string label() const;  // "8x8 adbr b2", "8x8 adbr b2 t2"
 };
 
 // splitmix64: seeds and cheap hashing.

@@ -1,0 +1,55 @@
+// test_lockstep.cpp: LockstepPool (sim/include/hpcnet/sim/lockstep.hpp): every index runs once per
+// step, in parallel, the step ends only when all have finished, and an exception of any index
+// reaches the caller after the step.
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "hpcnet/sim/lockstep.hpp"
+
+using hpcnet::sim::LockstepPool;
+
+TEST_CASE("LockstepPool: every index once per step, all done when run returns", "[lockstep]") {
+  for (unsigned n : {1u, 2u, 3u}) {
+    LockstepPool pool(n);
+    std::vector<unsigned> count(n, 0);  // written by one thread each, read after run()
+    std::vector<std::thread::id> who(n);
+    for (unsigned step = 1; step <= 20000; ++step) {
+      pool.run([&](unsigned i) {
+        ++count[i];
+        who[i] = std::this_thread::get_id();
+      });
+      for (unsigned i = 0; i < n; ++i) REQUIRE(count[i] == step);
+    }
+    REQUIRE(who[0] == std::this_thread::get_id());  // index 0 on the caller's thread
+    for (unsigned i = 1; i < n; ++i) REQUIRE(who[i] != who[0]);
+  }
+  REQUIRE_THROWS_AS(LockstepPool(0), std::invalid_argument);
+}
+
+TEST_CASE("LockstepPool: the indices of a step run at the same time", "[lockstep]") {
+  // each index waits until every index has started: this returns only if they run in parallel
+  LockstepPool pool(2);
+  std::atomic<unsigned> started{0};
+  pool.run([&](unsigned) {
+    started.fetch_add(1);
+    while (started.load() < 2) std::this_thread::yield();
+  });
+  REQUIRE(started.load() == 2);
+}
+
+TEST_CASE("LockstepPool: an exception of a worker reaches the caller, the pool goes on", "[lockstep]") {
+  LockstepPool pool(2);
+  std::atomic<unsigned> ran{0};
+  REQUIRE_THROWS_WITH(pool.run([&](unsigned i) {
+                        ran.fetch_add(1);
+                        if (i == 1) throw std::runtime_error("block 1 failed");
+                      }),
+                      "block 1 failed");
+  REQUIRE(ran.load() == 2);  // index 0 finished its part too
+  pool.run([&](unsigned) { ran.fetch_add(1); });
+  REQUIRE(ran.load() == 4);
+}
