@@ -369,10 +369,8 @@ module rtr_router #(
             end
           end
         end
-        if (Ext) begin
-          in_cred_o[r*NN +: NN]   = cred[NN-1:0] & ~hasup[r];
-          out_valid_o[r*NN +: NN] = send[NN-1:0] & ~hasdn[r];
-        end
+        if (Ext && (cred[NN-1:0] & ~hasup[r]) != '0) in_cred_o[r*NN +: NN] = cred[NN-1:0] & ~hasup[r];
+        if (Ext && (send[NN-1:0] & ~hasdn[r]) != '0) out_valid_o[r*NN +: NN] = send[NN-1:0] & ~hasdn[r];
         // the entry each sending output reads, and whether it is a head
         xhead = '0;
         for (int o = 0; o < NP; o++) begin
@@ -422,6 +420,7 @@ module rtr_router #(
   logic [31:0]           moved;
   logic [RW-1:0]         nb;  // a neighbour
   logic [NR-1:0]         amask, bmask;  // routers visited by passes A and B
+  logic [NR-1:0]         xmask;         // Ext: routers with a boundary flit or credit arriving
   logic [31:0]           bufn;          // run-time buffer depth (reset)
   int unsigned           u;             // the router the state update visits
 `ifndef SYNTHESIS
@@ -435,7 +434,7 @@ module rtr_router #(
     wroute = '0; arrive = '0; back = '0; injw = 1'b0; fs = '0; wsl = '0; widx = '0; dc = '0;
     d_send = '0; d_rd = '0; d_gnt = '0; d_ognt = '0; d_clast = '0; d_imm = '0; busy0 = '0;
     credn = '0; cu = '0; rsl = '0; rp = '0; lst = 1'b0; ejpop = 1'b0; moved = '0; nb = '0;
-    amask = '0; bmask = '0; bufn = '0; u = 0;
+    amask = '0; bmask = '0; xmask = '0; bufn = '0; u = 0;
     if (!rst_ni) begin
       for (int i = 0; i < NR; i++) begin
         inbox_q[i]  = '0;
@@ -491,10 +490,11 @@ module rtr_router #(
 `ifndef SYNTHESIS
       amask = amask | inj_wait_q;
 `endif
-      if (Ext) begin  // boundary flits and credits to register
+      if (Ext && (in_valid_i | out_cred_i) != '0) begin  // boundary flits and credits to register
         for (int i = 0; i < NR; i++) begin
-          if (((in_valid_i[i*NN +: NN] & ~hasup[i]) | (out_cred_i[i*NN +: NN] & ~hasdn[i])) != '0) amask[i] = 1'b1;
+          if ((in_valid_i[i*NN +: NN] | out_cred_i[i*NN +: NN]) != '0) xmask[i] = 1'b1;
         end
+        amask = amask | xmask;
       end
       for (u = 0; u < NR; u++) begin
        if (amask[u]) begin
@@ -590,8 +590,9 @@ module rtr_router #(
                                              16'(credlim_q), Mode);
           cpend_q[u] = 1'b1;  // a flit was written: a packet may wait
         end
-        if (Ext) begin
-          // the boundary's link and credit registers (written here, used at the next edge)
+        if (Ext && xmask[u]) begin
+          // the boundary's link and credit registers (written here, used at the next edge; both
+          // are empty here: what they held was taken above)
           crbox_q[u] = out_cred_i[u*NN +: NN] & ~hasdn[u];
           inbox_q[u] = in_valid_i[u*NN +: NN] & ~hasup[u];
           for (int p = 0; p < NN; p++) begin

@@ -64,7 +64,7 @@ void LockstepPool::run(const std::function<void(unsigned)>& fn) {
   } catch (...) {
     errors_[0] = std::current_exception();
   }
-  unsigned left = left_.load(std::memory_order_acquire);
+  uint64_t left = left_.load(std::memory_order_acquire);
   for (int spin = 0; left != 0; left = left_.load(std::memory_order_acquire)) {
     if (++spin < kSpins) {
       HPCNET_PAUSE();

@@ -33,7 +33,9 @@ class LockstepPool {
   const unsigned size_;
   const std::function<void(unsigned)>* fn_ = nullptr;
   std::atomic<uint64_t> step_{0};  // incremented to start a step; kStop ends the workers
-  std::atomic<unsigned> left_{0};  // workers still running the current step
+  // 64-bit atomics: libstdc++ then counts the waiters and notify() makes no system call when none
+  // sleeps (a 32-bit one is waited on directly by futex and every notify() is a system call)
+  std::atomic<uint64_t> left_{0};  // workers still running the current step
   std::vector<std::exception_ptr> errors_;
   std::vector<std::thread> threads_;
 };

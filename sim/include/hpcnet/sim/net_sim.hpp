@@ -178,6 +178,7 @@ class NetSim final : public NetSimBase {
         }
       }
       h_[b]->reset(4);
+      if constexpr (kBlock) h_[b]->settle();  // clock low: the next step starts with its edge
     }
   }
 
@@ -202,7 +203,7 @@ class NetSim final : public NetSimBase {
       for (unsigned i = 0; i < e.nodes(); ++i)
         netport::set_bit(h_[i / bn_]->dut().ej_ready_i, i % bn_, (r[i >> 6] >> (i & 63)) & 1);
     }
-    for (auto& h : h_) h->settle();
+    if constexpr (!kBlock) h_[0]->settle();
     const uint64_t* valid = e.inj_valid_bits();
     const uint64_t* ready = e.ej_ready_bits();
     const unsigned chunks = (bn_ + 63) / 64;
@@ -228,7 +229,13 @@ class NetSim final : public NetSimBase {
       }
     }
     if constexpr (kBlock) {
-      pool_.run([this](unsigned b) { h_[b]->edge(); });
+      // each block's thread also takes the clock low for the next cycle (a block has no logic from
+      // its inputs to its outputs, so that evaluation does not depend on the inputs set before
+      // the next edge): the model stays in the cache of the core that evaluates it
+      pool_.run([this](unsigned b) {
+        h_[b]->edge();
+        h_[b]->settle();
+      });
       join_blocks();
       uint32_t moved = 0;
       for (auto& h : h_) moved += h->dut().moved_o;
