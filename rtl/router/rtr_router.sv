@@ -12,9 +12,12 @@
 // is the local one (injection in, ejection out). Boundary ports (Ext) are at index r*NN + p; links
 // carry no ready: the sender reserves room downstream with credits (in_cred_o/out_cred_i: one-cycle
 // pulses, one per packet slot freed in the VCT modes, per flit entry in wormhole mode). VCT: a
-// slot's credit may come one cycle before its tail leaves (early credit, docs/router.md); a
-// sender at a boundary input therefore sends the flit for a credit pulse seen in cycle c in cycle
-// c+1 at the earliest, as a router's link register does.
+// slot's credit may come one cycle before its tail leaves (early credit, docs/router.md).
+// At a boundary port the link and credit registers are at the receiver: out_valid_o/out_data_o
+// and in_cred_o are this cycle's decisions (combinational from the state, no path from an input),
+// in_valid_i/in_data_i and out_cred_i are registered at the edge. Two blocks joined port to port
+// thus behave as one block; a sender that sees a credit pulse in cycle c drives the flit for it in
+// cycle c+1 at the earliest, as a neighbouring router does.
 //
 // Latency: 2 cycles per hop (head written into an input buffer at edge t, in the output's link
 // register at t+1, in the next router's input buffer at t+2); injection to ejection of a node's own
