@@ -348,7 +348,7 @@ class Bench {
         const double cps = threads == 1 ? s.cycles_per_cpu_s() : s.cycles_per_s();
         if (load == 0.1) speed_[{sh.name(), threads}] = cps;
         t.add({sh.name(), "adbr", std::to_string(threads), load == 0 ? "idle" : f2(load), std::to_string(s.cycles), f2(s.cpu_s),
-               fmt::format("{:.0f}", cps), f2(s.wall_s), fmt::format("{:.0f}", s.cycles_per_s()),
+               fmt::format("{:.0f}", s.cycles_per_cpu_s()), f2(s.wall_s), fmt::format("{:.0f}", s.cycles_per_s()),
                load == 0.1 ? fmt::format(">= {:.0f}", goal) : "", fmt::format("{:.1f}", static_cast<double>(peak_rss_kib()) / 1024.0)});
         if (o_.progress)
           std::fprintf(stderr, "[net speed] %s, %u thread%s, load %.2f: %.0f cycles/s\n", sh.name().c_str(), threads,

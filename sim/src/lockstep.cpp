@@ -17,7 +17,8 @@ constexpr uint64_t kStop = ~uint64_t{0};
 constexpr int kSpins = 4000;  // about 10-40 us of spinning before sleeping
 }  // namespace
 
-LockstepPool::LockstepPool(unsigned size) : size_(size), errors_(size) {
+LockstepPool::LockstepPool(unsigned size, std::chrono::microseconds slow, unsigned serial)
+    : size_(size), slow_(slow), serial_(serial), errors_(size) {
   if (size == 0) throw std::invalid_argument("LockstepPool: size must be at least 1");
   for (unsigned i = 1; i < size; ++i) threads_.emplace_back([this, i] { worker(i); });
 }
@@ -55,22 +56,34 @@ void LockstepPool::run(const std::function<void(unsigned)>& fn) {
     fn(0);
     return;
   }
+  if (serial_left_ > 0) {  // the workers were slow to run: the caller does the step alone
+    --serial_left_;
+    ++serial_steps_;
+    for (unsigned i = 0; i < size_; ++i) fn(i);
+    return;
+  }
   fn_ = &fn;
   left_.store(size_ - 1, std::memory_order_relaxed);
   step_.fetch_add(1, std::memory_order_release);
   step_.notify_all();
+  const auto t0 = std::chrono::steady_clock::now();
   try {
     fn(0);
   } catch (...) {
     errors_[0] = std::current_exception();
   }
   uint64_t left = left_.load(std::memory_order_acquire);
-  for (int spin = 0; left != 0; left = left_.load(std::memory_order_acquire)) {
-    if (++spin < kSpins) {
-      HPCNET_PAUSE();
-    } else {
-      left_.wait(left, std::memory_order_acquire);
+  if (left != 0) {
+    const auto t1 = std::chrono::steady_clock::now();
+    for (int spin = 0; left != 0; left = left_.load(std::memory_order_acquire)) {
+      if (++spin < kSpins) {
+        HPCNET_PAUSE();
+      } else {
+        left_.wait(left, std::memory_order_acquire);
+      }
     }
+    // waiting much longer than the caller's own share took: a worker was not running
+    if (std::chrono::steady_clock::now() - t1 > 2 * (t1 - t0) + slow_) serial_left_ = serial_;
   }
   for (auto& e : errors_) {
     if (e) {

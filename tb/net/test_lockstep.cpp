@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -14,7 +15,7 @@ using hpcnet::sim::LockstepPool;
 
 TEST_CASE("LockstepPool: every index once per step, all done when run returns", "[lockstep]") {
   for (unsigned n : {1u, 2u, 3u}) {
-    LockstepPool pool(n);
+    LockstepPool pool(n, std::chrono::hours(1));  // never falls back to serial steps here
     std::vector<unsigned> count(n, 0);  // written by one thread each, read after run()
     std::vector<std::thread::id> who(n);
     for (unsigned step = 1; step <= 20000; ++step) {
@@ -52,4 +53,24 @@ TEST_CASE("LockstepPool: an exception of a worker reaches the caller, the pool g
   REQUIRE(ran.load() == 2);  // index 0 finished its part too
   pool.run([&](unsigned) { ran.fetch_add(1); });
   REQUIRE(ran.load() == 4);
+}
+
+TEST_CASE("LockstepPool: a slow worker makes the next steps run on the caller, then parallel again", "[lockstep]") {
+  // a worker that takes far longer than `slow` stands for one the scheduler did not run
+  LockstepPool pool(2, std::chrono::microseconds(1000), 5);
+  std::vector<std::thread::id> who(2);
+  pool.run([&](unsigned i) {
+    if (i == 1) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    who[i] = std::this_thread::get_id();
+  });
+  REQUIRE(who[1] != who[0]);
+  REQUIRE(pool.serial_steps() == 0);
+  for (unsigned step = 0; step < 5; ++step) {
+    pool.run([&](unsigned i) { who[i] = std::this_thread::get_id(); });
+    REQUIRE(who[1] == who[0]);  // both on the caller
+  }
+  REQUIRE(pool.serial_steps() == 5);
+  pool.run([&](unsigned i) { who[i] = std::this_thread::get_id(); });
+  REQUIRE(who[1] != who[0]);  // parallel again
+  REQUIRE(pool.serial_steps() == 5);
 }

@@ -3,12 +3,16 @@
 //
 // run(fn) calls fn(i) once for every i in 0..size()-1 and returns when all calls are done: the
 // calling thread runs fn(0), one worker thread each of the others. The workers spin briefly for
-// the next step, then sleep (std::atomic::wait), so an idle pool costs nothing and a busy machine
-// degrades to the cost of a wake-up per step. An exception from any call is rethrown by run()
-// (the first, by index) after every call of the step has finished.
+// the next step, then sleep (std::atomic::wait), so an idle pool costs nothing. On a machine with
+// no core free for a worker (other processes running), a step would wait for the scheduler to
+// run the sleeping worker, a time slice or more: when the caller waited for the workers longer
+// than twice its own share of the step plus `slow`, the next `serial` steps run every index on
+// the calling thread, one after the other, and then the pool tries parallel steps again. An exception from any call is rethrown by
+// run() (the first, by index) after every call of the step has finished.
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -19,18 +23,24 @@ namespace hpcnet::sim {
 
 class LockstepPool {
  public:
-  explicit LockstepPool(unsigned size);
+  explicit LockstepPool(unsigned size, std::chrono::microseconds slow = std::chrono::microseconds(20),
+                        unsigned serial = 2000);
   ~LockstepPool();
   LockstepPool(const LockstepPool&) = delete;
   LockstepPool& operator=(const LockstepPool&) = delete;
 
   unsigned size() const { return size_; }
   void run(const std::function<void(unsigned)>& fn);
+  uint64_t serial_steps() const { return serial_steps_; }  // steps run on the caller alone so far
 
  private:
   void worker(unsigned index);
 
   const unsigned size_;
+  const std::chrono::microseconds slow_;
+  const unsigned serial_;
+  unsigned serial_left_ = 0;  // steps still to run on the caller alone
+  uint64_t serial_steps_ = 0;
   const std::function<void(unsigned)>* fn_ = nullptr;
   std::atomic<uint64_t> step_{0};  // incremented to start a step; kStop ends the workers
   // 64-bit atomics: libstdc++ then counts the waiters and notify() makes no system call when none
