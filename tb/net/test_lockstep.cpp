@@ -18,7 +18,7 @@ TEST_CASE("LockstepPool: every index once per step, all done when run returns", 
     LockstepPool pool(n, std::chrono::hours(1));  // never falls back to serial steps here
     std::vector<unsigned> count(n, 0);  // written by one thread each, read after run()
     std::vector<std::thread::id> who(n);
-    for (unsigned step = 1; step <= 20000; ++step) {
+    for (unsigned step = 1; step <= 5000; ++step) {
       pool.run([&](unsigned i) {
         ++count[i];
         who[i] = std::this_thread::get_id();
