@@ -1,6 +1,7 @@
 // lockstep.cpp: LockstepPool (lockstep.hpp).
 #include "hpcnet/sim/lockstep.hpp"
 
+#include <bit>
 #include <stdexcept>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -82,8 +83,16 @@ void LockstepPool::run(const std::function<void(unsigned)>& fn) {
         left_.wait(left, std::memory_order_acquire);
       }
     }
-    // waiting much longer than the caller's own share took: a worker was not running
-    if (std::chrono::steady_clock::now() - t1 > 2 * (t1 - t0) + slow_) serial_left_ = serial_;
+    // waiting longer than the caller's own share took plus `slow`: a worker was not running.
+    // Six such steps among the last eight: the machine has no core to spare for now.
+    const bool slow = std::chrono::steady_clock::now() - t1 > (t1 - t0) + slow_;
+    slow_log_ = static_cast<uint8_t>(slow_log_ << 1 | (slow ? 1 : 0));
+  } else {
+    slow_log_ = static_cast<uint8_t>(slow_log_ << 1);
+  }
+  if (std::popcount(slow_log_) >= 6) {
+    serial_left_ = serial_;
+    slow_log_ = 0;
   }
   for (auto& e : errors_) {
     if (e) {

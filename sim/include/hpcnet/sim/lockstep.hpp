@@ -5,9 +5,10 @@
 // calling thread runs fn(0), one worker thread each of the others. The workers spin briefly for
 // the next step, then sleep (std::atomic::wait), so an idle pool costs nothing. On a machine with
 // no core free for a worker (other processes running), a step would wait for the scheduler to
-// run the sleeping worker, a time slice or more: when the caller waited for the workers longer
-// than twice its own share of the step plus `slow`, the next `serial` steps run every index on
-// the calling thread, one after the other, and then the pool tries parallel steps again. An exception from any call is rethrown by
+// run the sleeping worker, a time slice or more: when, in six of the last eight steps, the
+// caller waited for the workers longer than its own share of the step took plus `slow`, the next
+// `serial` steps run every index on the calling thread, one after the other, and then the pool
+// tries parallel steps again. An exception from any call is rethrown by
 // run() (the first, by index) after every call of the step has finished.
 #pragma once
 
@@ -24,7 +25,7 @@ namespace hpcnet::sim {
 class LockstepPool {
  public:
   explicit LockstepPool(unsigned size, std::chrono::microseconds slow = std::chrono::microseconds(20),
-                        unsigned serial = 2000);
+                        unsigned serial = 1000);
   ~LockstepPool();
   LockstepPool(const LockstepPool&) = delete;
   LockstepPool& operator=(const LockstepPool&) = delete;
@@ -40,6 +41,7 @@ class LockstepPool {
   const std::chrono::microseconds slow_;
   const unsigned serial_;
   unsigned serial_left_ = 0;  // steps still to run on the caller alone
+  uint8_t slow_log_ = 0;      // the last eight parallel steps, 1: slow
   uint64_t serial_steps_ = 0;
   const std::function<void(unsigned)>* fn_ = nullptr;
   std::atomic<uint64_t> step_{0};  // incremented to start a step; kStop ends the workers
