@@ -123,21 +123,29 @@ TEST_CASE("mesh: buffer depth outside the model's range is refused", "[net][mesh
 
 // --- the watchdog: ejection ports that never take a flit block the network; the stall message
 // names the blocked packets in the routers' buffers (read from the model) ---
+namespace {
+// The watchdog's message after 12 packets from src to node 0, whose ejection port never takes a
+// flit (empty if the watchdog did not fire).
+std::string blocked_stall(const std::string& model, unsigned src) {
+  auto net = make_net(model);
+  NetRunConfig rc;
+  rc.traffic.load = 0;
+  rc.ej_ready_prob = 1e-12;  // never ready in practice
+  rc.watchdog = 3000;
+  net->start(rc);
+  for (unsigned i = 0; i < 12; ++i) net->engine().enqueue(src, 0);
+  try {
+    net->run_until_drained(100000);
+  } catch (const Stall& e) {
+    return e.what();
+  }
+  return {};
+}
+}  // namespace
+
 TEST_CASE("mesh: watchdog on a blocked network dumps the routers' buffers", "[net][mesh]") {
   for (const char* model : {"Vnet_mesh_2x2_adbr", "Vnet_mesh_2x2_dorwh"}) {
-    auto net = make_net(model);
-    NetRunConfig rc;
-    rc.traffic.load = 0;
-    rc.ej_ready_prob = 1e-12;  // never ready in practice
-    rc.watchdog = 3000;
-    net->start(rc);
-    for (unsigned i = 0; i < 12; ++i) net->engine().enqueue(3, 0);  // 2 hops, to a blocked port
-    std::string msg;
-    try {
-      net->run_until_drained(100000);
-    } catch (const Stall& e) {
-      msg = e.what();
-    }
+    const std::string msg = blocked_stall(model, 3);  // 2 hops, to a blocked port
     INFO(msg);
     REQUIRE(!msg.empty());
     CHECK_THAT(msg, Contains("no flit moved inside the network either: deadlock"));
@@ -253,19 +261,7 @@ TEST_CASE("mesh split for 2 threads: cycle for cycle the whole mesh, every mode"
 }
 
 TEST_CASE("mesh split for 2 threads: the watchdog dumps the routers of every block", "[net][mesh][threads]") {
-  auto net = make_net("Vnet_mesh_4x4_adbr_t2");
-  NetRunConfig rc;
-  rc.traffic.load = 0;
-  rc.ej_ready_prob = 1e-12;  // never ready in practice
-  rc.watchdog = 3000;
-  net->start(rc);
-  for (unsigned i = 0; i < 12; ++i) net->engine().enqueue(15, 0);  // from block 1 to block 0
-  std::string msg;
-  try {
-    net->run_until_drained(100000);
-  } catch (const Stall& e) {
-    msg = e.what();
-  }
+  const std::string msg = blocked_stall("Vnet_mesh_4x4_adbr_t2", 15);  // from block 1 to block 0
   INFO(msg);
   REQUIRE(!msg.empty());
   CHECK_THAT(msg, Contains("4x4 adbr b2 t2"));
