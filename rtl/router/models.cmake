@@ -1,10 +1,11 @@
 # Bubble-flow router (rtl/router) and mesh networks (rtl/net) driven from C++. Every model costs
 # CI time: C++ compile (one unity translation unit per model, rtl/models.cmake), CPU seconds
 # measured on the 2-core CI machines: route/allocator models 3, single routers 7-13, 2x2 and 4x4
-# meshes 10-14, 3x3x3 18-22, 8x8 20-23, 16x16 15 (ports traced only), 4x4x4 28, a split mesh
-# (_t2) about as much as the whole one; about 390 s for this list, plus Verilator at configure time. List only what a test or the `hpcnet net`
-# benchmark uses. The buffer depth is a run-time input (buf_pkts_i, up to the BufPkts a model is
-# built with), so one model serves every depth up to its BufPkts.
+# meshes 10-14, 3x3x3 18-22, 8x8 20-23, 16x16 15 (ports traced only), 4x4x4 28, split meshes
+# (_t2: 4x4 11, 8x8 13, 16x16 23); about 380 s for this list, plus Verilator at configure time.
+# List only what a test or the `hpcnet net` benchmark uses. The buffer depth is a run-time input
+# (buf_pkts_i, up to the BufPkts a model is built with), so one model serves every depth up to
+# its BufPkts.
 set(RTR_RTL
   ${HPCNET_RTL}/router/rtr_pkg.sv
   ${HPCNET_RTL}/router/rtr_route.sv

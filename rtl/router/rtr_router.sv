@@ -720,7 +720,7 @@ module rtr_router #(
             end
           end
           // link registers, written only with a flit (a head's route field updated); the flit
-          // is marked in the receiver's inbox. A boundary output is the decision itself (dout).
+          // is marked in the receiver's inbox. A boundary output is the decision itself (out_data_o).
           if (d_send[NN-1:0] != '0) begin
             for (int o = 0; o < NN; o++) begin
               if (d_send[o]) begin
