@@ -325,14 +325,14 @@ class Bench {
   // ---- simulation speed ----
   void speed_table() {
     Table t({"mesh", "mode", "threads", "load", "cycles", "cpu s", "cycles/cpu-s", "wall s", "cycles/wall-s", "goal",
-             "peak RSS MiB"});
+             "serial steps", "peak RSS MiB"});
     const uint64_t cycles = o_.quick ? 10000 : 100000;
     std::vector<MeshShape> meshes = {MeshShape(8, 8), MeshShape(16, 16)};
     for (const MeshShape& sh : meshes) {
      for (unsigned threads : {1u, 2u}) {
       NetSimBase* n = net(sh, NetMode::adbr, 0, threads);
       if (!n) {
-        t.add({sh.name(), "adbr", std::to_string(threads), "", "(no model built)", "", "", "", "", "", ""});
+        t.add({sh.name(), "adbr", std::to_string(threads), "", "(no model built)", "", "", "", "", "", "", ""});
         continue;
       }
       const double goal = sh.nodes() <= 64 ? 180000 : 25000;
@@ -342,14 +342,17 @@ class Bench {
         rc.measure = cycles - rc.warmup;
         rc.drain_limit = 0;
         rc.final_drain = NetRunConfig::Drain::never;
+        const uint64_t serial0 = n->serial_steps();
         const NetStats s = n->run(rc);
+        const uint64_t serial = n->serial_steps() - serial0;
         ++runs_;
         // one thread: per CPU second (independent of other load); several: per wall-clock second
         const double cps = threads == 1 ? s.cycles_per_cpu_s() : s.cycles_per_s();
         if (load == 0.1) speed_[{sh.name(), threads}] = cps;
         t.add({sh.name(), "adbr", std::to_string(threads), load == 0 ? "idle" : f2(load), std::to_string(s.cycles), f2(s.cpu_s),
                fmt::format("{:.0f}", s.cycles_per_cpu_s()), f2(s.wall_s), fmt::format("{:.0f}", s.cycles_per_s()),
-               load == 0.1 ? fmt::format(">= {:.0f}", goal) : "", fmt::format("{:.1f}", static_cast<double>(peak_rss_kib()) / 1024.0)});
+               load == 0.1 ? fmt::format(">= {:.0f}", goal) : "", threads > 1 ? std::to_string(serial) : "",
+               fmt::format("{:.1f}", static_cast<double>(peak_rss_kib()) / 1024.0)});
         if (o_.progress)
           std::fprintf(stderr, "[net speed] %s, %u thread%s, load %.2f: %.0f cycles/s\n", sh.name().c_str(), threads,
                        threads > 1 ? "s" : "", load, cps);

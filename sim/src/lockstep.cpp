@@ -4,18 +4,34 @@
 #include <bit>
 #include <stdexcept>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#define HPCNET_PAUSE() _mm_pause()
-#else
-#define HPCNET_PAUSE() ((void)0)
-#endif
-
 namespace hpcnet::sim {
 
 namespace {
 constexpr uint64_t kStop = ~uint64_t{0};
-constexpr int kSpins = 4000;  // about 10-40 us of spinning before sleeping
+// A waiting thread spins for up to kSpin, then sleeps (std::atomic::wait). The spin loop only
+// loads: no PAUSE instruction, because a virtual machine's hypervisor takes a vCPU that executes
+// PAUSE in a loop off its core (pause-loop exiting, KVM) and the hand-over then costs
+// microseconds; measured on the 2-vCPU KVM machines: 2-5 us per step with PAUSE (docs/net_sim.md).
+constexpr auto kSpin = std::chrono::microseconds(200);
+constexpr uint64_t kRecent = 1000;      // parallel steps after which a fallback counts as a new one
+constexpr unsigned kMaxDoubling = 64;   // the longest serial run: 64 times the first
+
+// Waits until a.load() != old; returns the new value.
+uint64_t wait_change(const std::atomic<uint64_t>& a, uint64_t old) {
+  uint64_t v = a.load(std::memory_order_acquire);
+  if (v != old) return v;
+  const auto until = std::chrono::steady_clock::now() + kSpin;
+  for (unsigned i = 1;; ++i) {
+    v = a.load(std::memory_order_acquire);
+    if (v != old) return v;
+    if ((i & 1023) == 0 && std::chrono::steady_clock::now() > until) break;
+  }
+  for (;;) {
+    a.wait(old, std::memory_order_acquire);
+    v = a.load(std::memory_order_acquire);
+    if (v != old) return v;
+  }
+}
 }  // namespace
 
 LockstepPool::LockstepPool(unsigned size, std::chrono::microseconds slow, unsigned serial)
@@ -33,14 +49,7 @@ LockstepPool::~LockstepPool() {
 void LockstepPool::worker(unsigned index) {
   uint64_t seen = 0;
   for (;;) {
-    uint64_t s = step_.load(std::memory_order_acquire);
-    for (int spin = 0; s == seen; s = step_.load(std::memory_order_acquire)) {
-      if (++spin < kSpins) {
-        HPCNET_PAUSE();
-      } else {
-        step_.wait(seen, std::memory_order_acquire);
-      }
-    }
+    const uint64_t s = wait_change(step_, seen);
     if (s == kStop) return;
     seen = s;
     try {
@@ -76,13 +85,7 @@ void LockstepPool::run(const std::function<void(unsigned)>& fn) {
   uint64_t left = left_.load(std::memory_order_acquire);
   if (left != 0) {
     const auto t1 = std::chrono::steady_clock::now();
-    for (int spin = 0; left != 0; left = left_.load(std::memory_order_acquire)) {
-      if (++spin < kSpins) {
-        HPCNET_PAUSE();
-      } else {
-        left_.wait(left, std::memory_order_acquire);
-      }
-    }
+    while (left != 0) left = wait_change(left_, left);
     // waiting longer than the caller's own share took plus `slow`: a worker was not running.
     // Six such steps among the last eight: the machine has no core to spare for now.
     const bool slow = std::chrono::steady_clock::now() - t1 > (t1 - t0) + slow_;
@@ -90,8 +93,14 @@ void LockstepPool::run(const std::function<void(unsigned)>& fn) {
   } else {
     slow_log_ = static_cast<uint8_t>(slow_log_ << 1);
   }
+  ++parallel_run_;
   if (std::popcount(slow_log_) >= 6) {
-    serial_left_ = serial_;
+    // a fallback soon after the last one: the core is still taken, stay serial twice as long;
+    // otherwise (a passing hiccup of the machine) a short serial run
+    serial_len_ = fell_back_ && parallel_run_ < kRecent ? std::min(serial_len_ * 2, serial_ * kMaxDoubling) : serial_;
+    fell_back_ = true;
+    parallel_run_ = 0;
+    serial_left_ = serial_len_;
     slow_log_ = 0;
   }
   for (auto& e : errors_) {

@@ -75,4 +75,20 @@ TEST_CASE("LockstepPool: a slow worker makes the next steps run on the caller, t
   pool.run([&](unsigned i) { who[i] = std::this_thread::get_id(); });
   REQUIRE(who[1] != who[0]);  // parallel again
   REQUIRE(pool.serial_steps() == 5);
+  // slow again soon after: the next serial run is twice as long
+  for (unsigned slow = 0; slow < 6; ++slow) {
+    pool.run([&](unsigned i) {
+      if (i == 1) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      who[i] = std::this_thread::get_id();
+    });
+    REQUIRE(who[1] != who[0]);
+  }
+  for (unsigned step = 0; step < 10; ++step) {
+    pool.run([&](unsigned i) { who[i] = std::this_thread::get_id(); });
+    REQUIRE(who[1] == who[0]);
+  }
+  REQUIRE(pool.serial_steps() == 15);
+  pool.run([&](unsigned i) { who[i] = std::this_thread::get_id(); });
+  REQUIRE(who[1] != who[0]);
+  REQUIRE(pool.serial_steps() == 15);
 }

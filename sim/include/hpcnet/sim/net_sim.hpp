@@ -19,6 +19,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -47,6 +48,9 @@ class NetSimBase {
 
   virtual void reset_model() = 0;  // synchronous reset with idle injection ports
   virtual void step() = 0;         // one cycle (see NetEngine's protocol)
+  // A split mesh: steps its pool ran on the calling thread alone so far (LockstepPool's fallback
+  // when no core was free); 0 for a whole mesh.
+  virtual uint64_t serial_steps() const { return 0; }
 
   // Reset and start a run with rc (queues empty, creation per rc.traffic).
   void start(const NetRunConfig& rc);
@@ -143,6 +147,20 @@ class NetSim final : public NetSimBase {
     if (bits_of<decltype(V::inj_data_i)>() < data_bits || bits_of<decltype(V::ej_data_o)>() < data_bits ||
         bits_of<decltype(V::inj_valid_i)>() < bn_)
       throw std::logic_error("NetSim: model " + spec.model + " has ports narrower than its spec " + spec.label());
+    if constexpr (kBlock) {
+      const unsigned words = engine_.words(), k0 = spec.shape.k[0], chunks = (bn_ + 63) / 64;
+      for (unsigned b = 0; b < nb_; ++b) {
+        auto& mb = mail_.emplace_back(std::make_unique<Mailbox>());
+        mb->acc.assign(chunks, 0);
+        mb->ej.assign(chunks, 0);
+        mb->data.assign(static_cast<size_t>(bn_) * words, 0);
+        for (auto& box : box_) {
+          auto& ob = box.emplace_back(std::make_unique<Outbox>());
+          ob->up.size(k0, words);
+          ob->down.size(k0, words);
+        }
+      }
+    }
     engine_.set_state_dump([this] { return dump_routers(); });
     reset_model();
     // the credits each output advertises after reset: the run-time depth took effect
@@ -156,6 +174,7 @@ class NetSim final : public NetSimBase {
   }
 
   Harness<V>& harness(unsigned block = 0) { return *h_[block]; }
+  uint64_t serial_steps() const override { return nb_ > 1 ? pool_.serial_steps() : 0; }
 
   void reset_model() override {
     const unsigned k0 = engine_.spec().shape.k[0];
@@ -180,76 +199,199 @@ class NetSim final : public NetSimBase {
       h_[b]->reset(4);
       if constexpr (kBlock) h_[b]->settle();  // clock low: the next step starts with its edge
     }
+    // split mesh: no flit or credit on the links between the blocks after reset
+    cycle_ = 0;
+    for (auto& box : box_)
+      for (auto& ob : box) ob->up.size(k0, engine_.words()), ob->down.size(k0, engine_.words());
   }
 
   void step() override {
-    NetEngine& e = engine_;
-    const unsigned words = e.words();
-    e.begin_cycle();
-    for (uint32_t n : e.changed()) {
-      const unsigned b = n / bn_, l = n - b * bn_;
-      V& m = h_[b]->dut();
-      const bool v = e.presenting(n);
-      if (v) {
-        const uint32_t* s = e.stage(n);
-        uint32_t* d = m.inj_data_i.data() + static_cast<size_t>(l) * words;
-        for (unsigned i = 0; i < words; ++i) d[i] = s[i];
-      }
-      netport::set_bit(m.inj_valid_i, l, v);
-    }
-    e.clear_changed();
-    if (e.ej_backpressure()) {
-      const uint64_t* r = e.ej_ready_bits();
-      for (unsigned i = 0; i < e.nodes(); ++i)
-        netport::set_bit(h_[i / bn_]->dut().ej_ready_i, i % bn_, (r[i >> 6] >> (i & 63)) & 1);
-    }
-    if constexpr (!kBlock) h_[0]->settle();
-    const uint64_t* valid = e.inj_valid_bits();
-    const uint64_t* ready = e.ej_ready_bits();
-    const unsigned chunks = (bn_ + 63) / 64;
-    for (unsigned b = 0; b < nb_; ++b) {
-      V& m = h_[b]->dut();
-      const unsigned base = b * bn_;
-      const uint32_t* ej = m.ej_data_o.data();
-      for (unsigned c = 0; c < chunks; ++c) {
-        const unsigned first = c * 64, w = std::min(64u, bn_ - first);
-        const uint64_t mask = w == 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1;
-        uint64_t acc = bits(valid, e.chunks(), base + first) & mask & netport::chunk64(m.inj_ready_o, c);
-        while (acc) {
-          const unsigned l = first + static_cast<unsigned>(__builtin_ctzll(acc));
-          acc &= acc - 1;
-          e.accepted(base + l);
-        }
-        uint64_t out = bits(ready, e.chunks(), base + first) & mask & netport::chunk64(m.ej_valid_o, c);
-        while (out) {
-          const unsigned l = first + static_cast<unsigned>(__builtin_ctzll(out));
-          out &= out - 1;
-          e.ejected(base + l, ej + static_cast<size_t>(l) * words);
-        }
-      }
-    }
     if constexpr (kBlock) {
-      // each block's thread also takes the clock low for the next cycle (a block has no logic from
-      // its inputs to its outputs, so that evaluation does not depend on the inputs set before
-      // the next edge): the model stays in the cache of the core that evaluates it
-      pool_.run([this](unsigned b) {
-        h_[b]->edge();
-        h_[b]->settle();
-      });
-      join_blocks();
-      uint32_t moved = 0;
-      for (auto& h : h_) moved += h->dut().moved_o;
-      e.moved(moved);
+      step_blocks();
     } else {
-      h_[0]->edge();
-      e.moved(h_[0]->dut().moved_o);
+      step_whole();
     }
-    e.end_cycle();
   }
 
  private:
   static constexpr unsigned kNN = 4, kYp = 2, kYm = 3;  // 2-D ports: Y+ = 2, Y- = 3
   static constexpr bool kBlock = requires(V& m) { m.out_cred_i; };  // rtr_router: a block
+
+  // The whole mesh in one model: the engine's protocol, in order.
+  void step_whole() {
+    NetEngine& e = engine_;
+    const unsigned words = e.words();
+    V& m = h_[0]->dut();
+    e.begin_cycle();
+    for (uint32_t n : e.changed()) set_injection(m, n, n);
+    e.clear_changed();
+    if (e.ej_backpressure()) set_ej_ready(m, 0);
+    h_[0]->settle();
+    const uint64_t* valid = e.inj_valid_bits();
+    const uint64_t* ready = e.ej_ready_bits();
+    const uint32_t* ej = m.ej_data_o.data();
+    for (unsigned c = 0; c < e.chunks(); ++c) {
+      for (uint64_t acc = valid[c] & netport::chunk64(m.inj_ready_o, c); acc; acc &= acc - 1)
+        e.accepted(c * 64 + static_cast<unsigned>(__builtin_ctzll(acc)));
+      for (uint64_t out = ready[c] & netport::chunk64(m.ej_valid_o, c); out; out &= out - 1) {
+        const unsigned n = c * 64 + static_cast<unsigned>(__builtin_ctzll(out));
+        e.ejected(n, ej + static_cast<size_t>(n) * words);
+      }
+    }
+    h_[0]->edge();
+    e.moved(m.moved_o);
+    e.end_cycle();
+  }
+
+  // A split mesh: every block's thread does all the work on its own model, so that a model's
+  // memory stays in the cache of the core that evaluates it and only small mailboxes cross
+  // between cores: it takes the flits the engine presents to its nodes, takes its neighbours'
+  // boundary outputs of the last cycle from their outboxes, samples its handshakes into its
+  // mailbox, evaluates the clock edge and the clock low phase, and writes its boundary outputs
+  // (its decisions for the next edge) into its outbox. The caller then replays the handshakes to
+  // the engine. The engine is only read while the blocks run.
+  void step_blocks() {
+    NetEngine& e = engine_;
+    e.begin_cycle();
+    const unsigned par = static_cast<unsigned>(cycle_ & 1);
+    taken_.store(0, std::memory_order_relaxed);
+    early_ = false;
+    pool_.run([this, par](unsigned b) {
+      run_block(b, par);
+      // The calling thread, done with block 0: when every other block has taken its inputs from
+      // the engine (it only evaluates its own model now), it replays block 0's handshakes while
+      // they run. In a serial step (the pool's fallback) the other blocks have not run yet: then
+      // block 0 is replayed after the step, as the others.
+      if (b == 0 && nb_ > 1 && taken_.load(std::memory_order_acquire) == nb_ - 1) {
+        engine_.clear_changed();
+        replay(0);
+        early_ = true;
+      }
+    });
+    ++cycle_;
+    if (!early_) e.clear_changed();
+    uint32_t moved = 0;
+    for (unsigned b = 0; b < nb_; ++b) {
+      if (b > 0 || !early_) replay(b);
+      moved += mail_[b]->moved;
+    }
+    e.moved(moved);
+    e.end_cycle();
+  }
+
+  // The handshakes block b sampled in this cycle, to the engine: injections accepted, flits
+  // ejected (with the flits).
+  void replay(unsigned b) {
+    NetEngine& e = engine_;
+    const unsigned words = e.words(), base = b * bn_;
+    const Mailbox& mb = *mail_[b];
+    for (unsigned c = 0; c < mb.acc.size(); ++c) {
+      for (uint64_t acc = mb.acc[c]; acc; acc &= acc - 1)
+        e.accepted(base + c * 64 + static_cast<unsigned>(__builtin_ctzll(acc)));
+      for (uint64_t out = mb.ej[c]; out; out &= out - 1) {
+        const unsigned l = c * 64 + static_cast<unsigned>(__builtin_ctzll(out));
+        e.ejected(base + l, mb.data.data() + static_cast<size_t>(l) * words);
+      }
+    }
+  }
+
+  // Block b's share of a cycle (its own thread); par: the outbox parity the neighbours wrote in
+  // the last cycle (read now), this cycle's outboxes are the other one.
+  void run_block(unsigned b, unsigned par) {
+    const NetEngine& e = engine_;
+    const unsigned words = e.words(), base = b * bn_, k0 = e.spec().shape.k[0];
+    V& m = h_[b]->dut();
+    for (uint32_t n : e.changed())
+      if (n - base < bn_) set_injection(m, n, n - base);
+    if (e.ej_backpressure()) set_ej_ready(m, base);
+    // the links from the neighbours: their outputs after the last edge
+    if (b > 0) take_links(m, *box_[par][b - 1], 0, kYp, kYm, words, k0);
+    if (b + 1 < nb_) take_links(m, *box_[par][b + 1], (bn_ - k0) * kNN, kYm, kYp, words, k0);
+    // the handshakes of this cycle (the clock is low: the outputs are those after the last edge)
+    Mailbox& mb = *mail_[b];
+    const uint32_t* ej = m.ej_data_o.data();
+    for (unsigned c = 0; c < mb.acc.size(); ++c) {
+      const unsigned w = std::min(64u, bn_ - c * 64);
+      const uint64_t mask = w == 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1;
+      mb.acc[c] = bits(e.inj_valid_bits(), e.chunks(), base + c * 64) & mask & netport::chunk64(m.inj_ready_o, c);
+      mb.ej[c] = bits(e.ej_ready_bits(), e.chunks(), base + c * 64) & mask & netport::chunk64(m.ej_valid_o, c);
+      for (uint64_t out = mb.ej[c]; out; out &= out - 1) {
+        const size_t l = c * 64 + static_cast<unsigned>(__builtin_ctzll(out));
+        std::copy_n(ej + l * words, words, mb.data.data() + l * words);
+      }
+    }
+    if (b > 0) taken_.fetch_add(1, std::memory_order_release);  // done with the engine's state
+    h_[b]->edge();
+    h_[b]->settle();
+    mb.moved = m.moved_o;
+    // this block's boundary outputs for its neighbours (their inputs at the next edge)
+    Outbox& ob = *box_[par ^ 1][b];
+    if (b > 0) give_links(m, ob.down, 0, kYm, kYp, words, k0);                  // bottom row
+    if (b + 1 < nb_) give_links(m, ob.up, (bn_ - k0) * kNN, kYp, kYm, words, k0);  // top row
+  }
+
+  // One row of a block's boundary: per router x of the row, the flit on output `out` (valid,
+  // data) and the credit pulse of input `cin`.
+  struct Row {
+    std::vector<uint8_t> valid, cred;
+    std::vector<uint32_t> data;
+    void size(unsigned k0, unsigned words) {
+      valid.assign(k0, 0);
+      cred.assign(k0, 0);
+      data.assign(static_cast<size_t>(k0) * words, 0);
+    }
+  };
+  // A block's boundary outputs after an edge: `up` (top row, to block b+1), `down` (bottom row,
+  // to block b-1). Cache-line aligned: written by the block's thread, read by its neighbours'.
+  struct alignas(64) Outbox {
+    Row up, down;
+  };
+  // What the caller replays to the engine: handshakes sampled in this cycle (per 64 nodes of the
+  // block), the ejected flits (lane l at l*words) and the progress counter.
+  struct alignas(64) Mailbox {
+    std::vector<uint64_t> acc, ej;
+    std::vector<uint32_t> data;
+    uint32_t moved = 0;
+  };
+
+  // Writes row `first` (port 0 of its first router) of model m into r: output `out`, credits of
+  // input `cin`.
+  static void give_links(const V& m, Row& r, unsigned first, unsigned out, unsigned cin, unsigned words, unsigned k0) {
+    for (unsigned x = 0; x < k0; ++x) {
+      const unsigned p = first + x * kNN;
+      const bool v = netport::field(m.out_valid_o, p + out, 1);
+      r.valid[x] = v;
+      if (v) std::copy_n(m.out_data_o.data() + static_cast<size_t>(p + out) * words, words, r.data.data() + static_cast<size_t>(x) * words);
+      r.cred[x] = static_cast<uint8_t>(netport::field(m.in_cred_o, p + cin, 1));
+    }
+  }
+  // The neighbour's row r into row `first` of model m: its flits into input `in`, its credits to
+  // output `cout`.
+  static void take_links(V& m, const Outbox& nb, unsigned first, unsigned in, unsigned cout, unsigned words, unsigned k0) {
+    const Row& r = in == kYp ? nb.up : nb.down;  // Y+ flits come from the block below (its top row)
+    for (unsigned x = 0; x < k0; ++x) {
+      const unsigned p = first + x * kNN;
+      netport::set_bit(m.in_valid_i, p + in, r.valid[x]);
+      if (r.valid[x]) std::copy_n(r.data.data() + static_cast<size_t>(x) * words, words, m.in_data_i.data() + static_cast<size_t>(p + in) * words);
+      netport::set_bit(m.out_cred_i, p + cout, r.cred[x]);
+    }
+  }
+
+  // Node n's injection port (lane l of model m) from the engine.
+  void set_injection(V& m, unsigned n, unsigned l) {
+    const NetEngine& e = engine_;
+    const bool v = e.presenting(n);
+    if (v) {
+      const unsigned words = e.words();
+      std::copy_n(e.stage(n), words, m.inj_data_i.data() + static_cast<size_t>(l) * words);
+    }
+    netport::set_bit(m.inj_valid_i, l, v);
+  }
+  // The engine's ejection ready bits of nodes base.. into model m.
+  void set_ej_ready(V& m, unsigned base) {
+    const uint64_t* r = engine_.ej_ready_bits();
+    for (unsigned l = 0; l < bn_; ++l) netport::set_bit(m.ej_ready_i, l, (r[(base + l) >> 6] >> ((base + l) & 63)) & 1);
+  }
 
   static const NetSpec& checked(const NetSpec& s) {
     if (const std::string err = s.buf_error(); !err.empty()) throw std::invalid_argument(err);
@@ -266,34 +408,6 @@ class NetSim final : public NetSimBase {
   static uint64_t bits(const uint64_t* a, unsigned n, unsigned lsb) {
     const unsigned i = lsb >> 6, o = lsb & 63;
     return o == 0 ? a[i] : (a[i] >> o) | (i + 1 < n ? a[i + 1] << (64 - o) : 0);
-  }
-
-  // After an edge: block b's top row sends on Y+ into block b+1's bottom row, which sends on Y-
-  // into block b's top row; the credits go the other way. What a block's outputs carry now are
-  // its decisions for the next edge, at which the neighbour registers them.
-  void join_blocks() {
-    const unsigned k0 = engine_.spec().shape.k[0], words = engine_.words();
-    for (unsigned b = 0; b + 1 < nb_; ++b) {
-      V& lo = h_[b]->dut();
-      V& up = h_[b + 1]->dut();
-      for (unsigned x = 0; x < k0; ++x) {
-        const unsigned t = (bn_ - k0 + x) * kNN, u = x * kNN;  // port 0 of the top / bottom router
-        link(lo, t + kYp, up, u + kYp, words);
-        link(up, u + kYm, lo, t + kYm, words);
-      }
-    }
-  }
-  // the flit on output port `from` of model a into input port `to` of model c, and c's credit
-  // pulse for that input back to a
-  static void link(V& a, unsigned from, V& c, unsigned to, unsigned words) {
-    const bool v = netport::field(a.out_valid_o, from, 1);
-    netport::set_bit(c.in_valid_i, to, v);
-    if (v) {
-      const uint32_t* s = a.out_data_o.data() + static_cast<size_t>(from) * words;
-      uint32_t* d = c.in_data_i.data() + static_cast<size_t>(to) * words;
-      for (unsigned i = 0; i < words; ++i) d[i] = s[i];
-    }
-    netport::set_bit(a.out_cred_i, from, netport::field(c.in_cred_o, to, 1));
   }
 
   // The routers' state for the watchdog (layout of rtl/router/rtr_router.sv's state arrays).
@@ -398,6 +512,12 @@ class NetSim final : public NetSimBase {
   const unsigned bn_;  // routers per block
   std::vector<std::unique_ptr<Harness<V>>> h_;
   LockstepPool pool_;
+  // split mesh: per block its mailbox and its outboxes of the two cycle parities
+  std::vector<std::unique_ptr<Mailbox>> mail_;
+  std::vector<std::unique_ptr<Outbox>> box_[2];
+  uint64_t cycle_ = 0;  // steps since reset (outbox parity)
+  std::atomic<unsigned> taken_{0};  // blocks > 0 done reading the engine in this step
+  bool early_ = false;              // block 0 was replayed during the step
 };
 
 // --- the built models ---
