@@ -324,38 +324,51 @@ class Bench {
 
   // ---- simulation speed ----
   void speed_table() {
-    Table t({"mesh", "mode", "threads", "load", "cycles", "cpu s", "cycles/cpu-s", "wall s", "cycles/wall-s", "goal",
+    Table t({"mesh", "mode", "threads", "load", "run", "cycles", "cpu s", "cycles/cpu-s", "wall s", "cycles/wall-s", "goal",
              "serial steps", "peak RSS MiB"});
     const uint64_t cycles = o_.quick ? 10000 : 100000;
-    std::vector<MeshShape> meshes = {MeshShape(8, 8), MeshShape(16, 16)};
+    std::vector<MeshShape> meshes;
+    for (const std::string& m : o_.speed_meshes.empty() ? std::vector<std::string>{"8x8", "16x16"} : o_.speed_meshes)
+      meshes.push_back(MeshShape::parse(m));
+    const std::vector<unsigned> thread_counts = o_.speed_threads.empty() ? std::vector<unsigned>{1, 2} : o_.speed_threads;
     for (const MeshShape& sh : meshes) {
-     for (unsigned threads : {1u, 2u}) {
+     for (unsigned threads : thread_counts) {
       NetSimBase* n = net(sh, NetMode::adbr, 0, threads);
       if (!n) {
-        t.add({sh.name(), "adbr", std::to_string(threads), "", "(no model built)", "", "", "", "", "", "", ""});
+        t.add({sh.name(), "adbr", std::to_string(threads), "", "", "(no model built)", "", "", "", "", "", "", ""});
         continue;
       }
-      const double goal = sh.nodes() <= 64 ? 180000 : 25000;
+      // the goals of issue 4: 8x8 and 16x16 (other meshes are measured without one)
+      const double goal = sh == MeshShape(8, 8) ? 180000 : sh == MeshShape(16, 16) ? 25000 : 0;
       for (double load : {0.0, 0.1, 0.5}) {
-        NetRunConfig rc = config(Pattern::uniform, load);
-        rc.warmup = cycles / 10;
-        rc.measure = cycles - rc.warmup;
-        rc.drain_limit = 0;
-        rc.final_drain = NetRunConfig::Drain::never;
-        const uint64_t serial0 = n->serial_steps();
-        const NetStats s = n->run(rc);
-        const uint64_t serial = n->serial_steps() - serial0;
-        ++runs_;
-        // one thread: per CPU second (independent of other load); several: per wall-clock second
-        const double cps = threads == 1 ? s.cycles_per_cpu_s() : s.cycles_per_s();
-        if (load == 0.1) speed_[{sh.name(), threads}] = cps;
-        t.add({sh.name(), "adbr", std::to_string(threads), load == 0 ? "idle" : f2(load), std::to_string(s.cycles), f2(s.cpu_s),
-               fmt::format("{:.0f}", s.cycles_per_cpu_s()), f2(s.wall_s), fmt::format("{:.0f}", s.cycles_per_s()),
-               load == 0.1 ? fmt::format(">= {:.0f}", goal) : "", threads > 1 ? std::to_string(serial) : "",
-               fmt::format("{:.1f}", static_cast<double>(peak_rss_kib()) / 1024.0)});
-        if (o_.progress)
-          std::fprintf(stderr, "[net speed] %s, %u thread%s, load %.2f: %.0f cycles/s\n", sh.name().c_str(), threads,
-                       threads > 1 ? "s" : "", load, cps);
+        std::vector<double> speeds;
+        for (unsigned run = 1; run <= o_.speed_runs; ++run) {
+          NetRunConfig rc = config(Pattern::uniform, load);
+          rc.warmup = cycles / 10;
+          rc.measure = cycles - rc.warmup;
+          rc.drain_limit = 0;
+          rc.final_drain = NetRunConfig::Drain::never;
+          const uint64_t serial0 = n->serial_steps();
+          const NetStats s = n->run(rc);
+          const uint64_t serial = n->serial_steps() - serial0;
+          ++runs_;
+          // one thread: per CPU second (independent of other load); several: per wall-clock second
+          const double cps = threads == 1 ? s.cycles_per_cpu_s() : s.cycles_per_s();
+          speeds.push_back(cps);
+          t.add({sh.name(), "adbr", std::to_string(threads), load == 0 ? "idle" : f2(load), std::to_string(run),
+                 std::to_string(s.cycles), f2(s.cpu_s), fmt::format("{:.0f}", s.cycles_per_cpu_s()), f2(s.wall_s),
+                 fmt::format("{:.0f}", s.cycles_per_s()), load == 0.1 && goal > 0 ? fmt::format(">= {:.0f}", goal) : "",
+                 threads > 1 ? std::to_string(serial) : "", fmt::format("{:.1f}", static_cast<double>(peak_rss_kib()) / 1024.0)});
+          if (o_.progress)
+            std::fprintf(stderr, "[net speed] %s, %u thread%s, load %.2f, run %u: %.0f cycles/s\n", sh.name().c_str(), threads,
+                         threads > 1 ? "s" : "", load, run, cps);
+        }
+        if (load == 0.1 && goal > 0) {
+          std::sort(speeds.begin(), speeds.end());
+          const size_t k = speeds.size();
+          const double median = k % 2 ? speeds[k / 2] : (speeds[k / 2 - 1] + speeds[k / 2]) / 2;
+          speed_[{sh.name(), threads}] = {median, speeds.front(), speeds.back(), static_cast<unsigned>(k)};
+        }
       }
      }
     }
@@ -363,7 +376,8 @@ class Bench {
          "Simulation speed: uniform traffic, model + traffic generation + checking (idle = model with idle inputs); "
          "cycles per CPU second (all threads; independent of other load on the machine) and per wall-clock second; "
          "threads 2: the mesh split in two blocks evaluated in parallel (the goal compares cycles per wall-clock "
-         "second there); peak RSS of the process so far",
+         "second there); serial steps: steps the split mesh ran on one thread because a core was not free; peak RSS of "
+         "the process so far",
          std::move(t));
   }
 
@@ -390,13 +404,15 @@ class Bench {
       const double r = su->second.load / sd->second.load;
       t.add({"uniform: adbr saturation / dorvct saturation", f3(r), ">= 0.90", verdict(r >= 0.9)});
     }
-    for (auto& [key, cps] : speed_) {
+    for (auto& [key, sp] : speed_) {
       const auto& [mesh, threads] = key;
       const double goal = mesh == "8x8" ? 180000 : 25000;
-      t.add({fmt::format("simulation speed {} at load 0.1, {}", mesh,
+      t.add({fmt::format("simulation speed {} at load 0.1, {}{}", mesh,
                          threads == 1 ? std::string("1 thread, cycles/cpu-s")
-                                      : fmt::format("{} threads, cycles/wall-s", threads)),
-             fmt::format("{:.0f}", cps), fmt::format(">= {:.0f}", goal), verdict(cps >= goal)});
+                                      : fmt::format("{} threads, cycles/wall-s", threads),
+                         sp.runs > 1 ? fmt::format(" (median of {} runs)", sp.runs) : std::string()),
+             sp.runs > 1 ? fmt::format("{:.0f} ({:.0f}-{:.0f})", sp.median, sp.min, sp.max) : fmt::format("{:.0f}", sp.median),
+             fmt::format(">= {:.0f}", goal), verdict(sp.median >= goal)});
     }
     if (t.rows().empty()) return;
     emit("goals", "Goals (issue 4)", std::move(t));
@@ -540,7 +556,11 @@ class Bench {
   std::map<Key, Sat> sat_;
   std::map<NetMode, double> cycles_per_hop_;
   std::map<Pattern, std::pair<double, double>> gain_;
-  std::map<std::pair<std::string, unsigned>, double> speed_;  // (mesh, threads)
+  struct Speed {
+    double median = 0, min = 0, max = 0;
+    unsigned runs = 0;
+  };
+  std::map<std::pair<std::string, unsigned>, Speed> speed_;  // (mesh, threads): load 0.1
   std::vector<std::pair<std::string, Table>> tables_;
 };
 
@@ -594,6 +614,14 @@ std::unique_ptr<NetCommand> add_net_command(CLI::App& app) {
   n->add_option("--hotspots", o.hotspots, "hotspot nodes, comma-separated ids (default: the centre node)")->delimiter(',');
   n->add_option("--csv", o.csv, "write every table as CSV: FILE-<scenario>.csv (.csv suffix of FILE dropped)");
   n->add_option("--plot", o.plot_dir, "write PNG plots (gnuplot) into this folder");
+  n->add_option("--speed-mesh", o.speed_meshes, "meshes of the speed scenario, comma-separated (default 8x8,16x16)")
+      ->delimiter(',')
+      ->check(parses([](const std::string& s) { MeshShape::parse(s); }, "MESH"));
+  n->add_option("--threads", o.speed_threads, "threads of the speed scenario, comma-separated (default 1,2)")
+      ->delimiter(',')
+      ->check(CLI::Range(1u, 64u));
+  n->add_option("--speed-runs", o.speed_runs, "runs per point of the speed scenario; the goals use the median (default 1)")
+      ->check(CLI::Range(1u, 100u));
   n->add_flag("--quick", o.quick, "CI-sized run: short points, few loads, coarse bisection");
   n->add_flag("--quiet", c->quiet, "no progress lines on stderr");
   n->add_flag("--list-models", c->list_models, "list the built mesh models and exit");

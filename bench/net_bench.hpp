@@ -31,6 +31,9 @@ struct NetBenchOptions {
   std::vector<unsigned> hotspots;         // empty: the centre node
   std::string csv;                        // write <stem>-<scenario>.csv for every table
   std::string plot_dir;                   // PNG plots (gnuplot) into this folder
+  std::vector<std::string> speed_meshes;  // speed scenario; empty: 8x8 and 16x16
+  std::vector<unsigned> speed_threads;    // speed scenario; empty: 1 and 2
+  unsigned speed_runs = 1;                // speed scenario: runs per point (the goals use the median)
   bool quick = false;                     // CI-sized run
   bool progress = true;                   // one line per simulated point on stderr
 };
