@@ -9,7 +9,7 @@
 namespace hpcnet::sim {
 
 NetChecker::NetChecker(const MeshShape& shape, unsigned pkt_flits, unsigned flit_words, bool check_order)
-    : shape_(shape), nodes_(shape.nodes()), pkt_flits_(pkt_flits), words_(flit_words), check_order_(check_order) {
+    : shape_(shape), coords_(shape), nodes_(shape.nodes()), pkt_flits_(pkt_flits), words_(flit_words), check_order_(check_order) {
   if (words_ < 5) throw std::invalid_argument("net checker: flits need at least 5 words of 32 bits");
   if (pkt_flits_ < 1 || pkt_flits_ > 255) throw std::invalid_argument("net checker: 1..255 flits per packet");
   if (nodes_ > 65536) throw std::invalid_argument("net checker: at most 65536 nodes");
@@ -97,7 +97,7 @@ const Delivery* NetChecker::ejected(unsigned node, const uint32_t* w, uint64_t n
       fail(node, w, now,
            fmt::format("head does not match the injected packet (injected: dst {}, created {})", f->dst, f->created), &t, 0);
     if ((w[0] & 0xFFFFFFu) != 0) fail(node, w, now, "route field not zero at ejection", &t, 0);
-    const unsigned hops = w[0] >> 24, minimal = shape_.hops(t.src, t.dst);
+    const unsigned hops = w[0] >> 24, minimal = coords_.hops(t.src, t.dst);
     if (hops != minimal)
       fail(node, w, now, fmt::format("hop counter {} but the minimal route has {} hops", hops, minimal), &t, 0);
     for (unsigned i = 5; i < words_; ++i)
@@ -143,7 +143,7 @@ const Delivery* NetChecker::ejected(unsigned node, const uint32_t* w, uint64_t n
   last_.tag = t;
   last_.injected = f->injected;
   last_.delivered = now;
-  last_.hops = shape_.hops(t.src, t.dst);
+  last_.hops = coords_.hops(t.src, t.dst);
   while (s.base != s.next && s.ring[s.base & (s.ring.size() - 1)].state == 2) {
     s.ring[s.base & (s.ring.size() - 1)].state = 0;
     ++s.base;

@@ -78,6 +78,7 @@ NetEngine::NetEngine(const NetSpec& spec)
       words_(spec.flit_words()),
       flits_(spec.pkt_flits),
       checker_(spec.shape, spec.pkt_flits, spec.flit_words(), mode_keeps_flow_order(spec.mode)),
+      coords_(spec.shape),
       traffic_(spec.shape, PatternConfig{}) {
   if (spec.flit_bits % 32 != 0) throw std::invalid_argument("net engine: flit width must be a multiple of 32 bits");
   src_.resize(nodes_);
@@ -178,7 +179,8 @@ void NetEngine::present(unsigned n) {
     v &= ~bit;
   } else {
     const QEntry& e = s.q.front();
-    encode_flit(&stage_[static_cast<size_t>(n) * words_], words_, spec_.shape, PacketTag{n, e.dst, s.seq, e.created}, s.flit);
+    encode_flit(&stage_[static_cast<size_t>(n) * words_], words_, s.flit == 0 ? coords_.route(n, e.dst) : 0u,
+                PacketTag{n, e.dst, s.seq, e.created}, s.flit);
     v |= bit;
   }
   mark(n);

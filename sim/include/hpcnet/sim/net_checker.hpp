@@ -58,14 +58,18 @@ inline uint32_t route_field(const MeshShape& s, unsigned src, unsigned dst) {
   return r;
 }
 
-// Write flit `flit` of packet `p` into w[0..words-1].
-inline void encode_flit(uint32_t* w, unsigned words, const MeshShape& s, const PacketTag& p, unsigned flit) {
-  w[0] = flit == 0 ? route_field(s, p.src, p.dst) : flit_pattern_word(p, flit, 0);
+// Write flit `flit` of packet `p` into w[0..words-1]; `route`: the head's route field
+// (route_field(), NodeCoords::route), used when flit == 0.
+inline void encode_flit(uint32_t* w, unsigned words, uint32_t route, const PacketTag& p, unsigned flit) {
+  w[0] = flit == 0 ? route : flit_pattern_word(p, flit, 0);
   w[1] = (p.src & 0xFFFFu) | (p.dst << 16);
   w[2] = p.seq;
   w[3] = static_cast<uint32_t>(p.created);
   w[4] = static_cast<uint32_t>((p.created >> 32) & 0xFFFFu) | ((flit & 0xFFu) << 16) | (kFlitMagic << 24);
   for (unsigned i = 5; i < words; ++i) w[i] = flit_pattern_word(p, flit, i);
+}
+inline void encode_flit(uint32_t* w, unsigned words, const MeshShape& s, const PacketTag& p, unsigned flit) {
+  encode_flit(w, words, flit == 0 ? route_field(s, p.src, p.dst) : 0u, p, flit);
 }
 
 // A packet whose tail was ejected.
@@ -125,6 +129,7 @@ class NetChecker {
   Flight* find(uint32_t src, uint32_t seq);
 
   MeshShape shape_;
+  NodeCoords coords_;
   unsigned nodes_, pkt_flits_, words_;
   bool check_order_;
   std::vector<Source> src_;

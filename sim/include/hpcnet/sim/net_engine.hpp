@@ -173,6 +173,7 @@ class NetEngine {
   NetSpec spec_;
   unsigned nodes_, words_, flits_;
   NetChecker checker_;
+  NodeCoords coords_;  // route fields of the head flits
   std::vector<Src> src_;
   std::vector<Rng> rng_;
   std::vector<uint64_t> next_gen_;

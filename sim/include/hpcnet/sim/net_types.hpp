@@ -8,6 +8,7 @@
 #include <array>
 #include <cassert>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,35 @@ struct MeshShape {
   std::string name() const;                        // "8x8", "3x3x3"
   static MeshShape parse(const std::string& text);  // inverse of name(); throws std::invalid_argument
   bool operator==(const MeshShape&) const = default;
+};
+
+// The coordinates of every node of a mesh, computed once (MeshShape::coords divides): the route
+// fields and hop counts the traffic engine and the checker need for every packet.
+class NodeCoords {
+ public:
+  explicit NodeCoords(const MeshShape& s) : c_(s.nodes()) {
+    for (unsigned n = 0; n < s.nodes(); ++n) {
+      const auto a = s.coords(n);
+      c_[n] = {static_cast<int16_t>(a[0]), static_cast<int16_t>(a[1]), static_cast<int16_t>(a[2])};
+    }
+  }
+  // Minimal hop count between two nodes (MeshShape::hops).
+  unsigned hops(unsigned a, unsigned b) const {
+    unsigned h = 0;
+    for (unsigned d = 0; d < 3; ++d) h += static_cast<unsigned>(std::abs(c_[a][d] - c_[b][d]));
+    return h;
+  }
+  // Route field of a head flit from src to dst: signed (dst - src) per dimension in bytes 0..2,
+  // hop counter 0 (the flit format of net_checker.hpp).
+  uint32_t route(unsigned src, unsigned dst) const {
+    uint32_t r = 0;
+    for (unsigned d = 0; d < 3; ++d)
+      r |= static_cast<uint32_t>(static_cast<uint8_t>(static_cast<int8_t>(c_[dst][d] - c_[src][d]))) << (8 * d);
+    return r;
+  }
+
+ private:
+  std::vector<std::array<int16_t, 3>> c_;
 };
 
 // Router mode, the value of net_mesh's Mode parameter.
