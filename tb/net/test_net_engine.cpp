@@ -54,6 +54,23 @@ std::vector<uint32_t> flit(const MeshShape& s, const PacketTag& t, unsigned f, b
 
 }  // namespace
 
+TEST_CASE("engine: NodeCoords gives MeshShape's hop counts and the route fields, every pair", "[net][engine]") {
+  for (const char* name : {"8x8", "4x3x2", "16x16", "3x3x3"}) {
+    const MeshShape m = MeshShape::parse(name);
+    const NodeCoords c(m);
+    for (unsigned a = 0; a < m.nodes(); ++a) {
+      for (unsigned b = 0; b < m.nodes(); ++b) {
+        REQUIRE(c.hops(a, b) == m.hops(a, b));
+        REQUIRE(c.route(a, b) == route_field(m, a, b));
+      }
+    }
+  }
+  // the route field: signed dst - src per dimension, bytes 0..2
+  const MeshShape m(4, 3, 2);
+  CHECK(NodeCoords(m).route(23, 0) == 0x00FFFEFDu);  // (-3, -2, -1)
+  CHECK(NodeCoords(m).route(0, 23) == 0x00010203u);
+}
+
 TEST_CASE("engine: mesh shapes, node ids and hop counts", "[net][engine]") {
   const MeshShape m = MeshShape::parse("4x3x2");
   CHECK(m.dims == 3);
