@@ -126,10 +126,11 @@ inline uint64_t field(const T& v, unsigned lsb, unsigned w) {
 
 // NetSim<V>: the mesh as one model V (spec.threads = 1: net_mesh), or as spec.threads blocks of
 // K0 x K1/threads routers (rtr_router, Ext = 1) stacked along Y, each a model V with its own
-// harness, evaluated in parallel by a LockstepPool and joined here: after every clock edge the
-// boundary outputs of a block (its decisions: flits on the Y links, credit pulses) are copied to
-// the neighbouring block's inputs, which it registers at the next edge. The result is the same
-// cycle for cycle as the whole mesh (tb/net checks it). docs/net_sim.md, Threads.
+// harness, evaluated in parallel by a LockstepPool: after every clock edge a block's thread copies
+// its boundary outputs (its decisions: flits on the Y links, credit pulses) into its outbox, and
+// at the next cycle the neighbouring block's thread copies them into its inputs, which it
+// registers at that edge. The result is the same cycle for cycle as the whole mesh (tb/net checks
+// it). docs/net_sim.md, Threads.
 template <class V>
 class NetSim final : public NetSimBase {
  public:
