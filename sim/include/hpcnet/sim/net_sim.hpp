@@ -148,18 +148,10 @@ class NetSim final : public NetSimBase {
     if (bits_of<decltype(V::inj_data_i)>() < data_bits || bits_of<decltype(V::ej_data_o)>() < data_bits ||
         bits_of<decltype(V::inj_valid_i)>() < bn_)
       throw std::logic_error("NetSim: model " + spec.model + " has ports narrower than its spec " + spec.label());
-    if constexpr (kBlock) {
-      const unsigned words = engine_.words(), k0 = spec.shape.k[0], chunks = (bn_ + 63) / 64;
+    if constexpr (kBlock) {  // sized and cleared by reset_model()
       for (unsigned b = 0; b < nb_; ++b) {
-        auto& mb = mail_.emplace_back(std::make_unique<Mailbox>());
-        mb->acc.assign(chunks, 0);
-        mb->ej.assign(chunks, 0);
-        mb->data.assign(static_cast<size_t>(bn_) * words, 0);
-        for (auto& box : box_) {
-          auto& ob = box.emplace_back(std::make_unique<Outbox>());
-          ob->up.size(k0, words);
-          ob->down.size(k0, words);
-        }
+        mail_.push_back(std::make_unique<Mailbox>());
+        for (auto& box : box_) box.push_back(std::make_unique<Outbox>());
       }
     }
     engine_.set_state_dump([this] { return dump_routers(); });
@@ -201,9 +193,20 @@ class NetSim final : public NetSimBase {
       if constexpr (kBlock) h_[b]->settle();  // clock low: the next step starts with its edge
     }
     // split mesh: no flit or credit on the links between the blocks after reset
+    const unsigned words = engine_.words(), chunks = (bn_ + 63) / 64;
     cycle_ = 0;
-    for (auto& box : box_)
-      for (auto& ob : box) ob->up.size(k0, engine_.words()), ob->down.size(k0, engine_.words());
+    for (auto& mb : mail_) {
+      mb->acc.assign(chunks, 0);
+      mb->ej.assign(chunks, 0);
+      mb->data.assign(static_cast<size_t>(bn_) * words, 0);
+      mb->moved = 0;
+    }
+    for (auto& box : box_) {
+      for (auto& ob : box) {
+        ob->up.clear(k0, words);
+        ob->down.clear(k0, words);
+      }
+    }
   }
 
   void step() override {
@@ -263,7 +266,7 @@ class NetSim final : public NetSimBase {
       // the engine (it only evaluates its own model now), it replays block 0's handshakes while
       // they run. In a serial step (the pool's fallback) the other blocks have not run yet: then
       // block 0 is replayed after the step, as the others.
-      if (b == 0 && nb_ > 1 && taken_.load(std::memory_order_acquire) == nb_ - 1) {
+      if (b == 0 && taken_.load(std::memory_order_acquire) == nb_ - 1) {
         engine_.clear_changed();
         replay(0);
         early_ = true;
@@ -306,8 +309,8 @@ class NetSim final : public NetSimBase {
       if (n - base < bn_) set_injection(m, n, n - base);
     if (e.ej_backpressure()) set_ej_ready(m, base);
     // the links from the neighbours: their outputs after the last edge
-    if (b > 0) take_links(m, *box_[par][b - 1], 0, kYp, kYm, words, k0);
-    if (b + 1 < nb_) take_links(m, *box_[par][b + 1], (bn_ - k0) * kNN, kYm, kYp, words, k0);
+    if (b > 0) take_links(m, box_[par][b - 1]->up, 0, kYp, kYm, words, k0);                // from below
+    if (b + 1 < nb_) take_links(m, box_[par][b + 1]->down, (bn_ - k0) * kNN, kYm, kYp, words, k0);  // from above
     // the handshakes of this cycle (the clock is low: the outputs are those after the last edge)
     Mailbox& mb = *mail_[b];
     const uint32_t* ej = m.ej_data_o.data();
@@ -336,7 +339,7 @@ class NetSim final : public NetSimBase {
   struct Row {
     std::vector<uint8_t> valid, cred;
     std::vector<uint32_t> data;
-    void size(unsigned k0, unsigned words) {
+    void clear(unsigned k0, unsigned words) {
       valid.assign(k0, 0);
       cred.assign(k0, 0);
       data.assign(static_cast<size_t>(k0) * words, 0);
@@ -366,10 +369,9 @@ class NetSim final : public NetSimBase {
       r.cred[x] = static_cast<uint8_t>(netport::field(m.in_cred_o, p + cin, 1));
     }
   }
-  // The neighbour's row r into row `first` of model m: its flits into input `in`, its credits to
+  // A neighbour's row r into row `first` of model m: its flits into input `in`, its credits to
   // output `cout`.
-  static void take_links(V& m, const Outbox& nb, unsigned first, unsigned in, unsigned cout, unsigned words, unsigned k0) {
-    const Row& r = in == kYp ? nb.up : nb.down;  // Y+ flits come from the block below (its top row)
+  static void take_links(V& m, const Row& r, unsigned first, unsigned in, unsigned cout, unsigned words, unsigned k0) {
     for (unsigned x = 0; x < k0; ++x) {
       const unsigned p = first + x * kNN;
       netport::set_bit(m.in_valid_i, p + in, r.valid[x]);
