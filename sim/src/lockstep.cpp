@@ -16,8 +16,8 @@ constexpr auto kSpin = std::chrono::microseconds(200);
 constexpr uint64_t kRecent = 1000;      // parallel steps after which a fallback counts as a new one
 constexpr unsigned kMaxDoubling = 64;   // the longest serial run: 64 times the first
 
-// Waits until a.load() != old; returns the new value.
-uint64_t wait_change(const std::atomic<uint64_t>& a, uint64_t old) {
+// Waits until a.load() != old; returns the new value. sleepers: incremented while asleep.
+uint64_t wait_change(const std::atomic<uint64_t>& a, uint64_t old, std::atomic<uint32_t>& sleepers) {
   uint64_t v = a.load(std::memory_order_acquire);
   if (v != old) return v;
   const auto until = std::chrono::steady_clock::now() + kSpin;
@@ -26,11 +26,16 @@ uint64_t wait_change(const std::atomic<uint64_t>& a, uint64_t old) {
     if (v != old) return v;
     if ((i & 1023) == 0 && std::chrono::steady_clock::now() > until) break;
   }
+  // Asleep: the changer sees sleepers > 0 (its change and this increment are sequentially
+  // consistent, so either it sees the increment or the load below sees its change).
+  sleepers.fetch_add(1, std::memory_order_seq_cst);
   for (;;) {
+    v = a.load(std::memory_order_seq_cst);
+    if (v != old) break;
     a.wait(old, std::memory_order_acquire);
-    v = a.load(std::memory_order_acquire);
-    if (v != old) return v;
   }
+  sleepers.fetch_sub(1, std::memory_order_relaxed);
+  return v;
 }
 }  // namespace
 
@@ -41,7 +46,7 @@ LockstepPool::LockstepPool(unsigned size, std::chrono::microseconds slow, unsign
 }
 
 LockstepPool::~LockstepPool() {
-  step_.store(kStop, std::memory_order_release);
+  step_.store(kStop, std::memory_order_seq_cst);
   step_.notify_all();
   for (auto& t : threads_) t.join();
 }
@@ -49,7 +54,7 @@ LockstepPool::~LockstepPool() {
 void LockstepPool::worker(unsigned index) {
   uint64_t seen = 0;
   for (;;) {
-    const uint64_t s = wait_change(step_, seen);
+    const uint64_t s = wait_change(step_, seen, sleepers_);
     if (s == kStop) return;
     seen = s;
     try {
@@ -57,7 +62,8 @@ void LockstepPool::worker(unsigned index) {
     } catch (...) {
       errors_[index] = std::current_exception();
     }
-    if (left_.fetch_sub(1, std::memory_order_acq_rel) == 1) left_.notify_one();
+    if (left_.fetch_sub(1, std::memory_order_seq_cst) == 1 && sleepers_.load(std::memory_order_seq_cst) != 0)
+      left_.notify_all();
   }
 }
 
@@ -74,8 +80,8 @@ void LockstepPool::run(const std::function<void(unsigned)>& fn) {
   }
   fn_ = &fn;
   left_.store(size_ - 1, std::memory_order_relaxed);
-  step_.fetch_add(1, std::memory_order_release);
-  step_.notify_all();
+  step_.fetch_add(1, std::memory_order_seq_cst);
+  if (sleepers_.load(std::memory_order_seq_cst) != 0) step_.notify_all();
   const auto t0 = std::chrono::steady_clock::now();
   try {
     fn(0);
@@ -85,7 +91,7 @@ void LockstepPool::run(const std::function<void(unsigned)>& fn) {
   uint64_t left = left_.load(std::memory_order_acquire);
   if (left != 0) {
     const auto t1 = std::chrono::steady_clock::now();
-    while (left != 0) left = wait_change(left_, left);
+    while (left != 0) left = wait_change(left_, left, sleepers_);
     // waiting longer than the caller's own share took plus `slow`: a worker was not running.
     // Six such steps among the last eight: the machine has no core to spare for now.
     const bool slow = std::chrono::steady_clock::now() - t1 > (t1 - t0) + slow_;

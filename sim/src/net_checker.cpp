@@ -26,7 +26,7 @@ void NetChecker::reset() {
   }
   std::fill(port_.begin(), port_.end(), Port{});
   std::fill(last_seq_.begin(), last_seq_.end(), 0u);
-  injected_ = delivered_ = flits_ = 0;
+  delivered_ = flits_ = 0;
 }
 
 void NetChecker::injected(const PacketTag& p, uint64_t now) {
@@ -45,7 +45,6 @@ void NetChecker::injected(const PacketTag& p, uint64_t now) {
   f.dst = p.dst;
   f.state = 1;
   ++s.next;
-  ++injected_;
 }
 
 NetChecker::Flight* NetChecker::find(uint32_t src, uint32_t seq) {
@@ -70,10 +69,24 @@ void NetChecker::fail(unsigned node, const uint32_t* w, uint64_t now, const std:
   throw NetCheckError(msg);
 }
 
+uint64_t NetChecker::injected_packets() const {
+  uint64_t n = 0;
+  for (const Source& s : src_) n += s.next;
+  return n;
+}
+
 const Delivery* NetChecker::ejected(unsigned node, const uint32_t* w, uint64_t now) {
   ++flits_;
+  Pending p;
+  return check_flit(node, w, now, p) ? settle(p, now) : nullptr;
+}
+
+bool NetChecker::check_flit(unsigned node, const uint32_t* w, uint64_t now, Pending& p) {
   Port& port = port_[node];
-  if (!port.busy) {  // a head flit
+  p.node = node;
+  p.w = w;
+  p.head = !port.busy;
+  if (p.head) {
     if ((w[4] >> 24) != kFlitMagic || ((w[4] >> 16) & 0xFFu) != 0)
       fail(node, w, now, "expected a head flit (flit index 0 and the 0xA5 mark in word 4)", nullptr, 0);
     PacketTag t;
@@ -83,19 +96,6 @@ const Delivery* NetChecker::ejected(unsigned node, const uint32_t* w, uint64_t n
     t.created = w[3] | (static_cast<uint64_t>(w[4] & 0xFFFFu) << 32);
     if (t.src >= nodes_ || t.dst >= nodes_) fail(node, w, now, "head names a node outside the mesh", nullptr, 0);
     if (t.dst != node) fail(node, w, now, fmt::format("misrouted: packet for node {} ejected at node {}", t.dst, node), &t, 0);
-    Flight* f = find(t.src, t.seq);
-    if (!f || f->state != 1) {
-      const Source& s = src_[t.src];
-      const bool dup = t.seq < s.next;
-      fail(node, w, now,
-           dup ? fmt::format("duplicate: packet src {} seq {} was already delivered", t.src, t.seq)
-               : fmt::format("packet src {} seq {} was never injected (node {} injected {} packets)", t.src, t.seq,
-                             t.src, s.next),
-           &t, 0);
-    }
-    if (f->dst != t.dst || f->created != t.created)
-      fail(node, w, now,
-           fmt::format("head does not match the injected packet (injected: dst {}, created {})", f->dst, f->created), &t, 0);
     if ((w[0] & 0xFFFFFFu) != 0) fail(node, w, now, "route field not zero at ejection", &t, 0);
     const unsigned hops = w[0] >> 24, minimal = coords_.hops(t.src, t.dst);
     if (hops != minimal)
@@ -123,18 +123,38 @@ const Delivery* NetChecker::ejected(unsigned node, const uint32_t* w, uint64_t n
       if (w[i] != flit_pattern_word(t, fl, i)) fail(node, w, now, fmt::format("payload word {} corrupted", i), &t, fl);
     ++port.flit;
   }
-  if (port.flit < pkt_flits_) return nullptr;
+  p.tag = port.tag;
+  p.tail = port.flit >= pkt_flits_;
+  if (p.tail) port.busy = false;
+  return p.head || p.tail;
+}
 
+const Delivery* NetChecker::settle(const Pending& p, uint64_t now) {
+  const PacketTag& t = p.tag;
+  if (p.head) {
+    const Flight* f = find(t.src, t.seq);
+    if (!f || f->state != 1) {
+      const Source& s = src_[t.src];
+      const bool dup = t.seq < s.next;
+      fail(p.node, p.w, now,
+           dup ? fmt::format("duplicate: packet src {} seq {} was already delivered", t.src, t.seq)
+               : fmt::format("packet src {} seq {} was never injected (node {} injected {} packets)", t.src, t.seq,
+                             t.src, s.next),
+           &t, 0);
+    }
+    if (f->dst != t.dst || f->created != t.created)
+      fail(p.node, p.w, now,
+           fmt::format("head does not match the injected packet (injected: dst {}, created {})", f->dst, f->created), &t, 0);
+  }
+  if (!p.tail) return nullptr;
   // Tail: the packet is delivered.
-  port.busy = false;
-  const PacketTag& t = port.tag;
   Source& s = src_[t.src];
   Flight* f = find(t.src, t.seq);
   if (check_order_) {
     uint32_t& last = last_seq_[static_cast<size_t>(t.dst) * nodes_ + t.src];
     if (t.seq + 1 <= last) {
       throw NetCheckError(fmt::format(
-          "net checker: cycle {}, node {}: flow order broken: packet seq {} from node {} delivered after seq {}", now, node,
+          "net checker: cycle {}, node {}: flow order broken: packet seq {} from node {} delivered after seq {}", now, p.node,
           t.seq, t.src, last - 1));
     }
     last = t.seq + 1;

@@ -85,13 +85,28 @@ NetEngine::NetEngine(const NetSpec& spec)
   rng_.resize(nodes_);
   next_gen_.assign(nodes_, UINT64_MAX);
   stage_.assign(static_cast<size_t>(nodes_) * words_, 0);
-  const size_t chunks = (nodes_ + 63) / 64;
-  inj_valid_.assign(chunks, 0);
-  ej_ready_.assign(chunks, 0);
-  changed_.reserve(nodes_);
-  in_changed_.assign(nodes_, 0);
+  ej_ready_.assign((nodes_ + 63) / 64, 0);
   pairs_.assign(static_cast<size_t>(nodes_) * nodes_, 0);
+  set_shards(1);
   configure(NetRunConfig{});
+}
+
+void NetEngine::set_shards(unsigned k) {
+  if (k == 0 || nodes_ % k != 0)
+    throw std::invalid_argument(fmt::format("net engine: {} shards do not divide {} nodes", k, nodes_));
+  shard_n_ = nodes_ / k;
+  shard_.assign(k, Shard{});
+  for (unsigned i = 0; i < k; ++i) {
+    Shard& sh = shard_[i];
+    sh.lo = i * shard_n_;
+    sh.chunks = (shard_n_ + 63) / 64;
+    sh.valid.assign(sh.chunks + 2 * kGuard / 8, 0);
+    sh.flags.assign(shard_n_ + 2 * kGuard, 0);
+    sh.changed.reserve(shard_n_);
+    sh.pend.reserve(shard_n_);
+    sh.pend_words.assign(static_cast<size_t>(shard_n_) * words_, 0);
+  }
+  for (unsigned n = 0; n < nodes_; ++n) present(n);  // the presented flits, into the new shards
 }
 
 void NetEngine::configure(const NetRunConfig& rc) {
@@ -124,10 +139,17 @@ void NetEngine::configure(const NetRunConfig& rc) {
     next_gen_[n] = gen_on_ && !traffic_.silent(n) ? gap(rng_[n]) - 1 : UINT64_MAX;
   }
   ej_rng_.reseed(splitmix64(st));
-  std::fill(inj_valid_.begin(), inj_valid_.end(), 0);
   std::fill(ej_ready_.begin(), ej_ready_.end(), 0);
   for (unsigned n = 0; n < nodes_; ++n) ej_ready_[n >> 6] |= 1ull << (n & 63);
-  clear_changed();
+  for (unsigned i = 0; i < shards(); ++i) {
+    clear_changed(i);
+    Shard& sh = shard_[i];
+    std::fill(sh.valid.begin(), sh.valid.end(), 0);
+    sh.pend.clear();
+    sh.progress = sh.created = sh.throttled = sh.tagged = sh.injected = sh.flits = 0;
+    sh.win_created_flits = sh.win_injected_flits = sh.win_ejected_flits = 0;
+    sh.max_queue = 0;
+  }
   std::fill(pairs_.begin(), pairs_.end(), 0u);
   stats_ = NetStats{};
   stats_.label = fmt::format("{}, {} at load {}", spec_.label(), pattern_name(tc.pattern.pattern), tc.load);
@@ -150,17 +172,17 @@ uint64_t NetEngine::gap(Rng& rng) const {
 
 void NetEngine::create(unsigned n, uint32_t dst) {
   Src& s = src_[n];
+  Shard& sh = shard_of(n);
   if (max_queue_ && s.q.size() >= max_queue_) {
-    ++stats_.throttled;
+    ++sh.throttled;
     return;
   }
   s.q.push({now_, dst});
-  ++created_;
-  ++stats_.created;
-  stats_.max_queue_seen = std::max(stats_.max_queue_seen, s.q.size());
+  ++sh.created;
+  sh.max_queue = std::max(sh.max_queue, s.q.size());
   if (now_ >= win_begin_ && now_ < win_end_) {
-    ++stats_.tagged;
-    stats_.win_created_flits += flits_;
+    ++sh.tagged;
+    sh.win_created_flits += flits_;
   }
   if (s.q.size() == 1) present(n);
 }
@@ -169,12 +191,15 @@ void NetEngine::enqueue(unsigned src, unsigned dst) {
   if (src >= nodes_ || dst >= nodes_)
     throw std::invalid_argument(fmt::format("enqueue: node {} -> {} outside 0..{}", src, dst, nodes_ - 1));
   create(src, dst);
+  settle();  // the counts, so that outstanding() includes the packet now
 }
 
 void NetEngine::present(unsigned n) {
   Src& s = src_[n];
-  uint64_t& v = inj_valid_[n >> 6];
-  const uint64_t bit = 1ull << (n & 63);
+  Shard& sh = shard_of(n);
+  const unsigned l = n - sh.lo;
+  uint64_t& v = sh.bits()[l >> 6];
+  const uint64_t bit = 1ull << (l & 63);
   if (s.q.empty()) {
     v &= ~bit;
   } else {
@@ -186,14 +211,17 @@ void NetEngine::present(unsigned n) {
   mark(n);
 }
 
-void NetEngine::begin_cycle() {
-  if (gen_on_) {
-    for (unsigned n = 0; n < nodes_; ++n) {
-      if (next_gen_[n] != now_) continue;
-      create(n, traffic_.dest(n, rng_[n]));
-      next_gen_[n] += gap(rng_[n]);
-    }
+void NetEngine::generate(unsigned s) {
+  if (!gen_on_) return;
+  const unsigned lo = shard_[s].lo;
+  for (unsigned n = lo; n < lo + shard_n_; ++n) {
+    if (next_gen_[n] != now_) continue;
+    create(n, traffic_.dest(n, rng_[n]));
+    next_gen_[n] += gap(rng_[n]);
   }
+}
+
+void NetEngine::begin_serial() {
   if (ej_prob_ < 1.0) {
     std::fill(ej_ready_.begin(), ej_ready_.end(), 0);
     for (unsigned n = 0; n < nodes_; ++n)
@@ -203,13 +231,14 @@ void NetEngine::begin_cycle() {
 
 void NetEngine::accepted(unsigned n) {
   Src& s = src_[n];
+  Shard& sh = shard_of(n);
   const QEntry& e = s.q.front();
   if (s.flit == 0) {
     checker_.injected(PacketTag{n, e.dst, s.seq, e.created}, now_);
-    ++stats_.injected;
+    ++sh.injected;
   }
-  ++progress_;
-  if (now_ >= win_begin_ && now_ < win_end_) ++stats_.win_injected_flits;
+  ++sh.progress;
+  if (now_ >= win_begin_ && now_ < win_end_) ++sh.win_injected_flits;
   if (++s.flit == flits_) {
     s.flit = 0;
     ++s.seq;
@@ -219,27 +248,59 @@ void NetEngine::accepted(unsigned n) {
 }
 
 void NetEngine::ejected(unsigned n, const uint32_t* w) {
-  ++progress_;
-  if (now_ >= win_begin_ && now_ < win_end_) ++stats_.win_ejected_flits;
-  const Delivery* d = checker_.ejected(n, w, now_);
-  if (!d) return;
+  Shard& sh = shard_of(n);
+  ++sh.progress;
+  ++sh.flits;
+  if (now_ >= win_begin_ && now_ < win_end_) ++sh.win_ejected_flits;
+  NetChecker::Pending p;
+  if (checker_.check_flit(n, w, now_, p)) {
+    uint32_t* copy = &sh.pend_words[static_cast<size_t>(n - sh.lo) * words_];
+    std::copy_n(w, words_, copy);
+    p.w = copy;
+    sh.pend.push_back(p);
+  }
+}
+
+void NetEngine::settle() {
+  for (Shard& sh : shard_) {
+    for (const NetChecker::Pending& p : sh.pend)
+      if (const Delivery* d = checker_.settle(p, now_)) delivered(*d);
+    sh.pend.clear();
+    progress_ += sh.progress;
+    created_ += sh.created;
+    stats_.created += sh.created;
+    stats_.throttled += sh.throttled;
+    stats_.tagged += sh.tagged;
+    stats_.injected += sh.injected;
+    stats_.win_created_flits += sh.win_created_flits;
+    stats_.win_injected_flits += sh.win_injected_flits;
+    stats_.win_ejected_flits += sh.win_ejected_flits;
+    stats_.max_queue_seen = std::max(stats_.max_queue_seen, sh.max_queue);
+    checker_.add_flits(sh.flits);
+    sh.progress = sh.created = sh.throttled = sh.tagged = sh.injected = sh.flits = 0;
+    sh.win_created_flits = sh.win_injected_flits = sh.win_ejected_flits = 0;
+  }
+}
+
+void NetEngine::delivered(const Delivery& d) {
   ++stats_.delivered;
-  ++pairs_[static_cast<size_t>(d->tag.src) * nodes_ + d->tag.dst];
-  if (d->tag.created >= win_begin_ && d->tag.created < win_end_) {
-    const uint64_t lat = now_ - d->tag.created;
+  ++pairs_[static_cast<size_t>(d.tag.src) * nodes_ + d.tag.dst];
+  if (d.tag.created >= win_begin_ && d.tag.created < win_end_) {
+    const uint64_t lat = now_ - d.tag.created;
     ++stats_.tagged_delivered;
     stats_.lat_sum += static_cast<double>(lat);
-    stats_.net_lat_sum += static_cast<double>(now_ - d->injected);
-    stats_.hops_sum += d->hops;
+    stats_.net_lat_sum += static_cast<double>(now_ - d.injected);
+    stats_.hops_sum += d.hops;
     stats_.lat_max = std::max(stats_.lat_max, lat);
     ++stats_.lat_hist[std::min<uint64_t>(lat, kHistBuckets - 1)];
-    ++stats_.hop_count[d->hops];
-    stats_.hop_lat[d->hops] += static_cast<double>(lat);
-    stats_.hop_lat_min[d->hops] = std::min(stats_.hop_lat_min[d->hops], lat);
+    ++stats_.hop_count[d.hops];
+    stats_.hop_lat[d.hops] += static_cast<double>(lat);
+    stats_.hop_lat_min[d.hops] = std::min(stats_.hop_lat_min[d.hops], lat);
   }
 }
 
 void NetEngine::end_cycle() {
+  settle();
   ++now_;
   if (progress_ != last_progress_ || outstanding() == 0) {
     last_progress_ = progress_;

@@ -290,6 +290,38 @@ TEST_CASE("engine: measurement run on the fake mesh: methodology, statistics, de
   CHECK(s3.lat_sum != s.lat_sum);
 }
 
+TEST_CASE("engine: shards (one per thread of a split mesh) give the same run as one", "[net][engine]") {
+  NetRunConfig rc;
+  rc.traffic.load = 0.2;
+  rc.traffic.seed = 3;
+  rc.warmup = 1000;
+  rc.measure = 5000;
+  rc.ej_ready_prob = 0.7;
+  FakeNet one(spec(MeshShape(8, 8)));
+  const NetStats a = one.run(rc);
+  for (unsigned k : {2u, 4u, 64u}) {
+    CAPTURE(k);
+    FakeNet net(spec(MeshShape(8, 8)));
+    net.engine().set_shards(k);
+    CHECK(net.engine().shards() == k);
+    CHECK(net.engine().shard_nodes() == 64 / k);
+    const NetStats b = net.run(rc);
+    CHECK(b.drained);
+    CHECK(b.created == a.created);
+    CHECK(b.delivered == a.delivered);
+    CHECK(b.win_ejected_flits == a.win_ejected_flits);
+    CHECK(b.lat_sum == a.lat_sum);
+    CHECK(b.lat_hist == a.lat_hist);
+    CHECK(b.max_queue_seen == a.max_queue_seen);
+    CHECK(net.engine().checker().flits_checked() == one.engine().checker().flits_checked());
+    for (unsigned src = 0; src < 64; ++src)
+      for (unsigned dst = 0; dst < 64; ++dst) CHECK(net.engine().pair_count(src, dst) == one.engine().pair_count(src, dst));
+  }
+  FakeNet bad(spec(MeshShape(8, 8)));
+  CHECK_THROWS_WITH(bad.engine().set_shards(3), Contains("3 shards do not divide 64 nodes"));
+  CHECK_THROWS_WITH(bad.engine().set_shards(0), Contains("0 shards"));
+}
+
 TEST_CASE("traffic: every pattern runs on the fake mesh", "[net][engine][traffic]") {
   for (Pattern p : kAllPatterns) {
     FakeNet net(spec(MeshShape(4, 4, 4)));

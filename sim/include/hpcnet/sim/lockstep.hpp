@@ -49,12 +49,15 @@ class LockstepPool {
   uint64_t parallel_run_ = 0; // parallel steps since the last serial run
   uint8_t slow_log_ = 0;      // the last eight parallel steps, 1: slow
   uint64_t serial_steps_ = 0;
-  const std::function<void(unsigned)>* fn_ = nullptr;
-  std::atomic<uint64_t> step_{0};  // incremented to start a step; kStop ends the workers
-  // 64-bit atomics: libstdc++ then counts the waiters and notify() makes no system call when none
-  // sleeps (a 32-bit one is waited on directly by futex and every notify() is a system call)
-  std::atomic<uint64_t> left_{0};  // workers still running the current step
   std::vector<std::exception_ptr> errors_;
+  // What crosses between the cores, one cache line per writer: the caller writes fn_ and step_
+  // to start a step, the workers write left_ when done; sleepers_ counts the threads asleep in
+  // std::atomic::wait, so that a notify() (in libstdc++ an atomic add on a shared counter, a
+  // transfer between the cores, and a system call when someone sleeps) happens only when needed.
+  alignas(64) const std::function<void(unsigned)>* fn_ = nullptr;
+  std::atomic<uint64_t> step_{0};  // incremented to start a step; kStop ends the workers
+  alignas(64) std::atomic<uint64_t> left_{0};  // workers still running the current step
+  alignas(64) std::atomic<uint32_t> sleepers_{0};
   std::vector<std::thread> threads_;
 };
 

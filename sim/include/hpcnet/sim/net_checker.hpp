@@ -88,15 +88,37 @@ class NetChecker {
   void set_check_order(bool on) { check_order_ = on; }
 
   // The head flit of packet (src, seq) entered the network at cycle `now`. Sequence numbers of
-  // one source must be injected in order 0, 1, 2, ...
+  // one source must be injected in order 0, 1, 2, ... Touches only source src's state: calls
+  // for different sources may run on different threads (not concurrently with settle()).
   void injected(const PacketTag& p, uint64_t now);
 
   // A flit left ejection port `node` at cycle `now`. Returns the delivery when it was a tail,
   // else nullptr (valid until the next call). Throws NetCheckError on any violation.
+  // ejected() = check_flit() + settle(): a driver that ejects on several threads calls
+  // check_flit() on the thread that owns the node and settle() later, on one thread, in node order.
   const Delivery* ejected(unsigned node, const uint32_t* w, uint64_t now);
 
-  uint64_t in_flight() const { return injected_ - delivered_; }  // injected, tail not yet ejected
-  uint64_t injected_packets() const { return injected_; }
+  // A head or a tail flit: the checks that need the source's record of the packet, and for a tail
+  // the delivery itself. w: the flit, kept by the caller until settle().
+  struct Pending {
+    unsigned node = 0;
+    bool head = false, tail = false;
+    PacketTag tag;
+    const uint32_t* w = nullptr;
+  };
+  // The checks of the ejection port alone (format, destination, route field, hop count, payload,
+  // flit order): touches only port `node`'s state and reads no source's record, so calls for
+  // different nodes may run on different threads. Returns true when p must be settled (head or
+  // tail). Throws NetCheckError on any violation.
+  bool check_flit(unsigned node, const uint32_t* w, uint64_t now, Pending& p);
+  // The head's record of injection (injected once, not yet delivered, same destination and
+  // creation cycle) and the tail's delivery (flow order in DOR modes). Returns the delivery for a
+  // tail, else nullptr (valid until the next call).
+  const Delivery* settle(const Pending& p, uint64_t now);
+  void add_flits(uint64_t n) { flits_ += n; }  // flits checked by check_flit (ejected() counts its own)
+
+  uint64_t in_flight() const { return injected_packets() - delivered_; }  // injected, tail not yet ejected
+  uint64_t injected_packets() const;  // O(nodes)
   uint64_t delivered_packets() const { return delivered_; }
   uint64_t flits_checked() const { return flits_; }
   // Throws NetCheckError unless every injected packet was delivered and no ejection is partial.
@@ -136,7 +158,7 @@ class NetChecker {
   std::vector<Port> port_;
   std::vector<uint32_t> last_seq_;  // DOR order: [dst * nodes + src] = last delivered seq + 1
   Delivery last_;
-  uint64_t injected_ = 0, delivered_ = 0, flits_ = 0;
+  uint64_t delivered_ = 0, flits_ = 0;
 };
 
 }  // namespace hpcnet::sim

@@ -16,6 +16,14 @@
 //   end_cycle()          cycle count, watchdog
 // Only nodes whose injection port changes appear in changed(); only valid ejection lanes are read.
 //
+// Shards (set_shards(k), NetSim's split mesh): the nodes in k equal ranges, one per thread. Then
+// begin_cycle() is begin_serial() (the ejection ready bits) and, on shard s's own thread,
+// generate(s); changed(s), inj_valid_bits(s), accepted(n) and ejected(n) of shard s's nodes run on
+// that thread too, touching only that shard's state and its nodes' (the checker's checks of an
+// ejection port, its sources' records of injection). What needs every node (settling heads and
+// tails with their sources' records, delivery statistics, the sums) runs in end_cycle(), on one
+// thread, in node order: the results do not depend on the number of shards.
+//
 // Methodology (NetSimBase::run, Dally & Towles ch. 23): cycles [0, warmup) warm the network up;
 // packets created in [warmup, warmup + measure) are tagged; the run continues with the same
 // offered load until every tagged packet is delivered (or drain_limit cycles have passed: the
@@ -108,20 +116,38 @@ class NetEngine {
   void set_generation(bool on) { gen_on_ = on && load_ > 0; }
   void set_window(uint64_t begin, uint64_t end) { win_begin_ = begin; win_end_ = end; }
 
+  // Nodes in k equal shards (k divides the node count; 1 after construction). Between runs.
+  void set_shards(unsigned k);
+  unsigned shards() const { return static_cast<unsigned>(shard_.size()); }
+  unsigned shard_nodes() const { return shard_n_; }
+
   // --- the per-cycle protocol (see the file comment) ---
-  void begin_cycle();
-  const std::vector<uint32_t>& changed() const { return changed_; }
-  void clear_changed() {
-    for (uint32_t n : changed_) in_changed_[n] = 0;
-    changed_.clear();
+  void begin_cycle() {
+    begin_serial();
+    for (unsigned s = 0; s < shards(); ++s) generate(s);
   }
-  bool presenting(unsigned n) const { return (inj_valid_[n >> 6] >> (n & 63)) & 1; }
+  void begin_serial();       // the ejection ready bits (back-pressure)
+  void generate(unsigned s); // packets of shard s's nodes created in this cycle
+  // Shard s's nodes whose injection port changed (node ids)
+  const std::vector<uint32_t>& changed(unsigned s = 0) const { return shard_[s].changed; }
+  void clear_changed(unsigned s = 0) {
+    Shard& sh = shard_[s];
+    for (uint32_t n : sh.changed) sh.flag(n) = 0;
+    sh.changed.clear();
+  }
+  bool presenting(unsigned n) const {
+    const Shard& sh = shard_[n / shard_n_];
+    const unsigned l = n - sh.lo;
+    return (sh.bits()[l >> 6] >> (l & 63)) & 1;
+  }
   const uint32_t* stage(unsigned n) const { return &stage_[static_cast<size_t>(n) * words_]; }
-  const uint64_t* inj_valid_bits() const { return inj_valid_.data(); }
+  // shard s's injection valid bits, bit l = node lo + l (one shard: bit n = node n)
+  const uint64_t* inj_valid_bits(unsigned s = 0) const { return shard_[s].bits(); }
+  unsigned chunks(unsigned s = 0) const { return shard_[s].chunks; }  // 64-node words
   bool ej_backpressure() const { return ej_prob_ < 1.0; }
-  const uint64_t* ej_ready_bits() const { return ej_ready_.data(); }
-  unsigned chunks() const { return static_cast<unsigned>(inj_valid_.size()); }  // 64-node words
+  const uint64_t* ej_ready_bits() const { return ej_ready_.data(); }  // bit n = node n
   void accepted(unsigned n);
+  // w is read now (a copy is kept for end_cycle() when the flit is a head or a tail)
   void ejected(unsigned n, const uint32_t* w);
   // The network's count of flits moved through its crossbars (any value that changes when a flit
   // moves inside): tells a deadlock (nothing moves) from starvation or livelock in the watchdog's
@@ -159,15 +185,38 @@ class NetEngine {
     uint32_t seq = 0;       // sequence number of q.front()
     uint32_t flit = 0;      // flit of q.front() being presented
   };
+  // A shard's own state: written only by the thread that runs it; summed in end_cycle(). The
+  // arrays written every cycle have 64 guard bytes at both ends: no cache line is shared with
+  // another shard's (a line written by two cores moves between them at every write).
+  static constexpr unsigned kGuard = 64;
+  struct alignas(64) Shard {
+    unsigned lo = 0;                         // first node
+    unsigned chunks = 0;                     // 64-bit words of bits()
+    std::vector<uint64_t> valid;             // injection valid, bit l = node lo + l (bits())
+    std::vector<uint8_t> flags;              // node lo + l is in `changed` (flag())
+    uint64_t* bits() { return valid.data() + kGuard / 8; }
+    const uint64_t* bits() const { return valid.data() + kGuard / 8; }
+    uint8_t& flag(unsigned n) { return flags[kGuard + n - lo]; }
+    std::vector<uint32_t> changed;           // nodes whose injection port changed
+    std::vector<NetChecker::Pending> pend;   // heads and tails ejected in this cycle
+    std::vector<uint32_t> pend_words;        // their flits, node lo + l at l * words
+    uint64_t progress = 0, created = 0, throttled = 0, tagged = 0, injected = 0, flits = 0;
+    uint64_t win_created_flits = 0, win_injected_flits = 0, win_ejected_flits = 0;
+    size_t max_queue = 0;
+  };
+  Shard& shard_of(unsigned n) { return shard_[n / shard_n_]; }
   void create(unsigned n, uint32_t dst);
   void present(unsigned n);
   uint64_t gap(Rng& rng) const;
   void mark(unsigned n) {
-    if (!in_changed_[n]) {
-      in_changed_[n] = 1;
-      changed_.push_back(n);
+    Shard& sh = shard_of(n);
+    if (!sh.flag(n)) {
+      sh.flag(n) = 1;
+      sh.changed.push_back(n);
     }
   }
+  void settle();  // end_cycle(): the shards' heads and tails, in node order, and their sums
+  void delivered(const Delivery& d);  // a delivery's statistics
   [[noreturn]] void stall(const std::string& why) const;
 
   NetSpec spec_;
@@ -178,9 +227,9 @@ class NetEngine {
   std::vector<Rng> rng_;
   std::vector<uint64_t> next_gen_;
   std::vector<uint32_t> stage_;
-  std::vector<uint64_t> inj_valid_, ej_ready_;
-  std::vector<uint32_t> changed_;
-  std::vector<uint8_t> in_changed_;
+  std::vector<uint64_t> ej_ready_;
+  std::vector<Shard> shard_;
+  unsigned shard_n_ = 0;  // nodes per shard
   std::vector<uint32_t> pairs_;
   Traffic traffic_;
   Rng ej_rng_;

@@ -19,7 +19,6 @@
 #pragma once
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -150,9 +149,10 @@ class NetSim final : public NetSimBase {
       throw std::logic_error("NetSim: model " + spec.model + " has ports narrower than its spec " + spec.label());
     if constexpr (kBlock) {  // sized and cleared by reset_model()
       for (unsigned b = 0; b < nb_; ++b) {
-        mail_.push_back(std::make_unique<Mailbox>());
+        moved_.push_back(std::make_unique<Moved>());
         for (auto& box : box_) box.push_back(std::make_unique<Outbox>());
       }
+      engine_.set_shards(nb_);  // block b's nodes are shard b, run on block b's thread
     }
     engine_.set_state_dump([this] { return dump_routers(); });
     reset_model();
@@ -193,14 +193,9 @@ class NetSim final : public NetSimBase {
       if constexpr (kBlock) h_[b]->settle();  // clock low: the next step starts with its edge
     }
     // split mesh: no flit or credit on the links between the blocks after reset
-    const unsigned words = engine_.words(), chunks = (bn_ + 63) / 64;
+    const unsigned words = engine_.words();
     cycle_ = 0;
-    for (auto& mb : mail_) {
-      mb->acc.assign(chunks, 0);
-      mb->ej.assign(chunks, 0);
-      mb->data.assign(static_cast<size_t>(bn_) * words, 0);
-      mb->moved = 0;
-    }
+    for (auto& mv : moved_) mv->count = 0;
     for (auto& box : box_) {
       for (auto& ob : box) {
         ob->up.clear(k0, words);
@@ -224,110 +219,76 @@ class NetSim final : public NetSimBase {
   // The whole mesh in one model: the engine's protocol, in order.
   void step_whole() {
     NetEngine& e = engine_;
-    const unsigned words = e.words();
     V& m = h_[0]->dut();
     e.begin_cycle();
     for (uint32_t n : e.changed()) set_injection(m, n, n);
     e.clear_changed();
     if (e.ej_backpressure()) set_ej_ready(m, 0);
     h_[0]->settle();
-    const uint64_t* valid = e.inj_valid_bits();
-    const uint64_t* ready = e.ej_ready_bits();
-    const uint32_t* ej = m.ej_data_o.data();
-    for (unsigned c = 0; c < e.chunks(); ++c) {
-      for (uint64_t acc = valid[c] & netport::chunk64(m.inj_ready_o, c); acc; acc &= acc - 1)
-        e.accepted(c * 64 + static_cast<unsigned>(__builtin_ctzll(acc)));
-      for (uint64_t out = ready[c] & netport::chunk64(m.ej_valid_o, c); out; out &= out - 1) {
-        const unsigned n = c * 64 + static_cast<unsigned>(__builtin_ctzll(out));
-        e.ejected(n, ej + static_cast<size_t>(n) * words);
-      }
-    }
+    handshakes(m, 0);
     h_[0]->edge();
     e.moved(m.moved_o);
     e.end_cycle();
   }
 
-  // A split mesh: every block's thread does all the work on its own model, so that a model's
-  // memory stays in the cache of the core that evaluates it and only small mailboxes cross
-  // between cores: it takes the flits the engine presents to its nodes, takes its neighbours'
-  // boundary outputs of the last cycle from their outboxes, samples its handshakes into its
-  // mailbox, evaluates the clock edge and the clock low phase, and writes its boundary outputs
-  // (its decisions for the next edge) into its outbox. The caller then replays the handshakes to
-  // the engine. The engine is only read while the blocks run.
-  void step_blocks() {
+  // The handshakes of this cycle of model m, whose lane l is node base + l, to the engine:
+  // injections accepted, flits ejected (shard base / bn_'s nodes: on that shard's thread).
+  void handshakes(const V& m, unsigned base) {
     NetEngine& e = engine_;
-    e.begin_cycle();
-    const unsigned par = static_cast<unsigned>(cycle_ & 1);
-    taken_.store(0, std::memory_order_relaxed);
-    early_ = false;
-    pool_.run([this, par](unsigned b) {
-      run_block(b, par);
-      // The calling thread, done with block 0: when every other block has taken its inputs from
-      // the engine (it only evaluates its own model now), it replays block 0's handshakes while
-      // they run. In a serial step (the pool's fallback) the other blocks have not run yet: then
-      // block 0 is replayed after the step, as the others.
-      if (b == 0 && taken_.load(std::memory_order_acquire) == nb_ - 1) {
-        engine_.clear_changed();
-        replay(0);
-        early_ = true;
+    const unsigned words = e.words(), shard = base / bn_;
+    const uint64_t* valid = e.inj_valid_bits(shard);
+    const uint32_t* ej = m.ej_data_o.data();
+    for (unsigned c = 0; c < e.chunks(shard); ++c) {
+      for (uint64_t acc = valid[c] & netport::chunk64(m.inj_ready_o, c); acc; acc &= acc - 1)
+        e.accepted(base + c * 64 + static_cast<unsigned>(__builtin_ctzll(acc)));
+      const unsigned w = std::min(64u, bn_ - c * 64);
+      const uint64_t mask = w == 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1;
+      const uint64_t ready = bits(e.ej_ready_bits(), static_cast<unsigned>((e.nodes() + 63) / 64), base + c * 64);
+      for (uint64_t out = ready & mask & netport::chunk64(m.ej_valid_o, c); out; out &= out - 1) {
+        const unsigned l = c * 64 + static_cast<unsigned>(__builtin_ctzll(out));
+        e.ejected(base + l, ej + static_cast<size_t>(l) * words);
       }
-    });
-    ++cycle_;
-    if (!early_) e.clear_changed();
-    uint32_t moved = 0;
-    for (unsigned b = 0; b < nb_; ++b) {
-      if (b > 0 || !early_) replay(b);
-      moved += mail_[b]->moved;
     }
-    e.moved(moved);
-    e.end_cycle();
   }
 
-  // The handshakes block b sampled in this cycle, to the engine: injections accepted, flits
-  // ejected (with the flits).
-  void replay(unsigned b) {
+  // A split mesh: every block's thread does all the work of its nodes, on its own model and its
+  // engine shard, so that their memory stays in the cache of the core that runs them and only the
+  // links between the blocks cross between cores: it creates its nodes' packets, presents their
+  // flits, takes its neighbours' boundary outputs of the last cycle from their outboxes, hands its
+  // handshakes to the engine (injections accepted, flits ejected and checked), evaluates the clock
+  // edge and the clock low phase, and writes its boundary outputs (its decisions for the next
+  // edge) into its outbox. The caller then settles the cycle (NetEngine::end_cycle: deliveries,
+  // statistics, watchdog).
+  void step_blocks() {
     NetEngine& e = engine_;
-    const unsigned words = e.words(), base = b * bn_;
-    const Mailbox& mb = *mail_[b];
-    for (unsigned c = 0; c < mb.acc.size(); ++c) {
-      for (uint64_t acc = mb.acc[c]; acc; acc &= acc - 1)
-        e.accepted(base + c * 64 + static_cast<unsigned>(__builtin_ctzll(acc)));
-      for (uint64_t out = mb.ej[c]; out; out &= out - 1) {
-        const unsigned l = c * 64 + static_cast<unsigned>(__builtin_ctzll(out));
-        e.ejected(base + l, mb.data.data() + static_cast<size_t>(l) * words);
-      }
-    }
+    e.begin_serial();
+    const unsigned par = static_cast<unsigned>(cycle_ & 1);
+    pool_.run([this, par](unsigned b) { run_block(b, par); });
+    ++cycle_;
+    uint32_t moved = 0;
+    for (auto& mv : moved_) moved += mv->count;
+    e.moved(moved);
+    e.end_cycle();
   }
 
   // Block b's share of a cycle (its own thread); par: the outbox parity the neighbours wrote in
   // the last cycle (read now), this cycle's outboxes are the other one.
   void run_block(unsigned b, unsigned par) {
-    const NetEngine& e = engine_;
+    NetEngine& e = engine_;
     const unsigned words = e.words(), base = b * bn_, k0 = e.spec().shape.k[0];
     V& m = h_[b]->dut();
-    for (uint32_t n : e.changed())
-      if (n - base < bn_) set_injection(m, n, n - base);
+    e.generate(b);
+    for (uint32_t n : e.changed(b)) set_injection(m, n, n - base);
+    e.clear_changed(b);
     if (e.ej_backpressure()) set_ej_ready(m, base);
     // the links from the neighbours: their outputs after the last edge
     if (b > 0) take_links(m, box_[par][b - 1]->up, 0, kYp, kYm, words, k0);                // from below
     if (b + 1 < nb_) take_links(m, box_[par][b + 1]->down, (bn_ - k0) * kNN, kYm, kYp, words, k0);  // from above
     // the handshakes of this cycle (the clock is low: the outputs are those after the last edge)
-    Mailbox& mb = *mail_[b];
-    const uint32_t* ej = m.ej_data_o.data();
-    for (unsigned c = 0; c < mb.acc.size(); ++c) {
-      const unsigned w = std::min(64u, bn_ - c * 64);
-      const uint64_t mask = w == 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1;
-      mb.acc[c] = bits(e.inj_valid_bits(), e.chunks(), base + c * 64) & mask & netport::chunk64(m.inj_ready_o, c);
-      mb.ej[c] = bits(e.ej_ready_bits(), e.chunks(), base + c * 64) & mask & netport::chunk64(m.ej_valid_o, c);
-      for (uint64_t out = mb.ej[c]; out; out &= out - 1) {
-        const size_t l = c * 64 + static_cast<unsigned>(__builtin_ctzll(out));
-        std::copy_n(ej + l * words, words, mb.data.data() + l * words);
-      }
-    }
-    if (b > 0) taken_.fetch_add(1, std::memory_order_release);  // done with the engine's state
+    handshakes(m, base);
     h_[b]->edge();
     h_[b]->settle();
-    mb.moved = m.moved_o;
+    moved_[b]->count = m.moved_o;
     // this block's boundary outputs for its neighbours (their inputs at the next edge)
     Outbox& ob = *box_[par ^ 1][b];
     if (b > 0) give_links(m, ob.down, 0, kYm, kYp, words, k0);                  // bottom row
@@ -350,12 +311,9 @@ class NetSim final : public NetSimBase {
   struct alignas(64) Outbox {
     Row up, down;
   };
-  // What the caller replays to the engine: handshakes sampled in this cycle (per 64 nodes of the
-  // block), the ejected flits (lane l at l*words) and the progress counter.
-  struct alignas(64) Mailbox {
-    std::vector<uint64_t> acc, ej;
-    std::vector<uint32_t> data;
-    uint32_t moved = 0;
+  // A block's progress counter after its edge (cache-line aligned: one per thread).
+  struct alignas(64) Moved {
+    uint32_t count = 0;
   };
 
   // Writes row `first` (port 0 of its first router) of model m into r: output `out`, credits of
@@ -516,11 +474,9 @@ class NetSim final : public NetSimBase {
   std::vector<std::unique_ptr<Harness<V>>> h_;
   LockstepPool pool_;
   // split mesh: per block its mailbox and its outboxes of the two cycle parities
-  std::vector<std::unique_ptr<Mailbox>> mail_;
+  std::vector<std::unique_ptr<Moved>> moved_;
   std::vector<std::unique_ptr<Outbox>> box_[2];
   uint64_t cycle_ = 0;  // steps since reset (outbox parity)
-  std::atomic<unsigned> taken_{0};  // blocks > 0 done reading the engine in this step
-  bool early_ = false;              // block 0 was replayed during the step
 };
 
 // --- the built models ---
