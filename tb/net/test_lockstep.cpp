@@ -31,6 +31,24 @@ TEST_CASE("LockstepPool: every index once per step, all done when run returns", 
   REQUIRE_THROWS_AS(LockstepPool(0), std::invalid_argument);
 }
 
+TEST_CASE("LockstepPool: sleeping threads are woken: idle workers, a caller waiting long", "[lockstep]") {
+  // A waiting thread sleeps after 200 us of spinning; notify() is called only when one sleeps, so
+  // a lost wake-up would hang run() here.
+  LockstepPool pool(2, std::chrono::hours(1));
+  std::vector<unsigned> count(2, 0);
+  for (unsigned step = 1; step <= 20; ++step) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));  // the worker falls asleep
+    pool.run([&](unsigned i) {
+      ++count[i];
+      // odd steps: the worker takes 2 ms, so the caller falls asleep waiting for it
+      if (i == 1 && step % 2 == 1) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    });
+    REQUIRE(count[0] == step);
+    REQUIRE(count[1] == step);
+  }
+  REQUIRE(pool.serial_steps() == 0);
+}
+
 TEST_CASE("LockstepPool: the indices of a step run at the same time", "[lockstep]") {
   // each index waits until every index has started: this returns only if they run in parallel
   LockstepPool pool(2);

@@ -15,6 +15,7 @@
 #include "hpcnet/sim/errors.hpp"
 #include "hpcnet/sim/net_sim.hpp"
 #include "hpcnet/tb/seed.hpp"
+#include "same_run.hpp"
 
 using namespace hpcnet::sim;
 using Catch::Matchers::Contains;
@@ -246,16 +247,7 @@ TEST_CASE("mesh split for 2 threads: cycle for cycle the whole mesh, every mode"
       INFO(whole << " " << pattern_name(p));
       REQUIRE(sb.drained);
       REQUIRE(sa.tagged_delivered > 500);
-      CHECK(sb.cycles == sa.cycles);
-      CHECK(sb.created == sa.created);
-      CHECK(sb.injected == sa.injected);
-      CHECK(sb.delivered == sa.delivered);
-      CHECK(sb.win_ejected_flits == sa.win_ejected_flits);
-      CHECK(sb.lat_sum == sa.lat_sum);
-      CHECK(sb.net_lat_sum == sa.net_lat_sum);
-      CHECK(sb.lat_max == sa.lat_max);
-      CHECK(sb.lat_hist == sa.lat_hist);
-      CHECK(sb.hop_count == sa.hop_count);
+      hpcnet::tb::check_same_run(sa, sb);
     }
   }
 }
