@@ -157,7 +157,9 @@ class NetChecker {
   std::vector<Source> src_;
   std::vector<Port> port_;
   std::vector<uint32_t> last_seq_;  // DOR order: [dst * nodes + src] = last delivered seq + 1
-  Delivery last_;
+  // written by settle() (one thread) every cycle: a line of their own, away from what
+  // check_flit() and injected() read on the shards' threads
+  alignas(64) Delivery last_;
   uint64_t delivered_ = 0, flits_ = 0;
 };
 

@@ -232,18 +232,21 @@ class NetEngine {
   unsigned shard_n_ = 0;  // nodes per shard
   std::vector<uint32_t> pairs_;
   Traffic traffic_;
-  Rng ej_rng_;
   double load_ = 0, ej_prob_ = 1.0, log1mp_ = 0;
   bool gen_on_ = false;
-  uint64_t now_ = 0, created_ = 0;
   uint64_t win_begin_ = 0, win_end_ = 0;
-  uint64_t progress_ = 0, last_progress_ = 0, last_change_ = 0;
   uint64_t watchdog_ = 0, max_age_ = 0;
+  size_t max_queue_ = 0;
+  std::function<std::string()> state_dump_;
+  // Written by the calling thread every cycle, from here on; the shards' threads read only now_
+  // here (the members above stay in their caches).
+  alignas(64) uint64_t now_ = 0;
+  uint64_t created_ = 0;
+  uint64_t progress_ = 0, last_progress_ = 0, last_change_ = 0;
   uint32_t moved_ = 0;
   uint64_t last_move_ = 0;
   bool has_moves_ = false;
-  std::function<std::string()> state_dump_;
-  size_t max_queue_ = 0;
+  Rng ej_rng_;
   NetStats stats_;
 };
 

@@ -473,10 +473,12 @@ class NetSim final : public NetSimBase {
   const unsigned bn_;  // routers per block
   std::vector<std::unique_ptr<Harness<V>>> h_;
   LockstepPool pool_;
-  // split mesh: per block its mailbox and its outboxes of the two cycle parities
+  // split mesh: per block its progress counter and its outboxes of the two cycle parities
   std::vector<std::unique_ptr<Moved>> moved_;
   std::vector<std::unique_ptr<Outbox>> box_[2];
-  uint64_t cycle_ = 0;  // steps since reset (outbox parity)
+  // steps since reset (outbox parity): written by the caller every step, on a line of its own
+  // (the blocks' threads read the members above)
+  alignas(64) uint64_t cycle_ = 0;
 };
 
 // --- the built models ---
