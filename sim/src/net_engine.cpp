@@ -99,8 +99,7 @@ void NetEngine::set_shards(unsigned k) {
   for (unsigned i = 0; i < k; ++i) {
     Shard& sh = shard_[i];
     sh.lo = i * shard_n_;
-    sh.chunks = (shard_n_ + 63) / 64;
-    sh.valid.assign(sh.chunks + 2 * kGuard / 8, 0);
+    sh.valid.assign(chunks() + 2 * kGuard / 8, 0);
     sh.flags.assign(shard_n_ + 2 * kGuard, 0);
     sh.changed.reserve(shard_n_);
     sh.pend.reserve(shard_n_);
@@ -124,7 +123,7 @@ void NetEngine::configure(const NetRunConfig& rc) {
   watchdog_ = rc.watchdog;
   max_age_ = rc.max_packet_age;
   gen_on_ = load_ > 0;
-  now_ = created_ = 0;
+  now_ = 0;
   progress_ = last_progress_ = last_change_ = 0;
   last_move_ = 0;
   has_moves_ = false;
@@ -267,7 +266,6 @@ void NetEngine::settle() {
       if (const Delivery* d = checker_.settle(p, now_)) delivered(*d);
     sh.pend.clear();
     progress_ += sh.progress;
-    created_ += sh.created;
     stats_.created += sh.created;
     stats_.throttled += sh.throttled;
     stats_.tagged += sh.tagged;
@@ -331,7 +329,7 @@ void NetEngine::stall(const std::string& why) const {
 
 std::string NetEngine::dump() const {
   std::string out = fmt::format("{}: cycle {}, created {}, injected {}, delivered {}, outstanding {}\n", spec_.label(),
-                                now_, created_, checker_.injected_packets(), checker_.delivered_packets(), outstanding());
+                                now_, stats_.created, checker_.injected_packets(), checker_.delivered_packets(), outstanding());
   std::string q;
   unsigned busy = 0;
   for (unsigned n = 0; n < nodes_; ++n) {

@@ -143,7 +143,7 @@ class NetEngine {
   const uint32_t* stage(unsigned n) const { return &stage_[static_cast<size_t>(n) * words_]; }
   // shard s's injection valid bits, bit l = node lo + l (one shard: bit n = node n)
   const uint64_t* inj_valid_bits(unsigned s = 0) const { return shard_[s].bits(); }
-  unsigned chunks(unsigned s = 0) const { return shard_[s].chunks; }  // 64-node words
+  unsigned chunks() const { return (shard_n_ + 63) / 64; }  // 64-node words of a shard's bits
   bool ej_backpressure() const { return ej_prob_ < 1.0; }
   const uint64_t* ej_ready_bits() const { return ej_ready_.data(); }  // bit n = node n
   void accepted(unsigned n);
@@ -164,7 +164,7 @@ class NetEngine {
   void set_state_dump(std::function<std::string()> f) { state_dump_ = std::move(f); }
 
   uint64_t now() const { return now_; }
-  uint64_t outstanding() const { return created_ - checker_.delivered_packets(); }  // queued or in flight
+  uint64_t outstanding() const { return stats_.created - checker_.delivered_packets(); }  // queued or in flight
   uint64_t tagged_outstanding() const { return stats_.tagged - stats_.tagged_delivered; }
   size_t queue_length(unsigned n) const { return src_[n].q.size(); }
   uint32_t pair_count(unsigned src, unsigned dst) const { return pairs_[static_cast<size_t>(src) * nodes_ + dst]; }
@@ -191,7 +191,6 @@ class NetEngine {
   static constexpr unsigned kGuard = 64;
   struct alignas(64) Shard {
     unsigned lo = 0;                         // first node
-    unsigned chunks = 0;                     // 64-bit words of bits()
     std::vector<uint64_t> valid;             // injection valid, bit l = node lo + l (bits())
     std::vector<uint8_t> flags;              // node lo + l is in `changed` (flag())
     uint64_t* bits() { return valid.data() + kGuard / 8; }
@@ -241,7 +240,6 @@ class NetEngine {
   // Written by the calling thread every cycle, from here on; the shards' threads read only now_
   // here (the members above stay in their caches).
   alignas(64) uint64_t now_ = 0;
-  uint64_t created_ = 0;
   uint64_t progress_ = 0, last_progress_ = 0, last_change_ = 0;
   uint32_t moved_ = 0;
   uint64_t last_move_ = 0;

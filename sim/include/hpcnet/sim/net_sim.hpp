@@ -238,7 +238,7 @@ class NetSim final : public NetSimBase {
     const unsigned words = e.words(), shard = base / bn_;
     const uint64_t* valid = e.inj_valid_bits(shard);
     const uint32_t* ej = m.ej_data_o.data();
-    for (unsigned c = 0; c < e.chunks(shard); ++c) {
+    for (unsigned c = 0; c < e.chunks(); ++c) {
       for (uint64_t acc = valid[c] & netport::chunk64(m.inj_ready_o, c); acc; acc &= acc - 1)
         e.accepted(base + c * 64 + static_cast<unsigned>(__builtin_ctzll(acc)));
       const unsigned w = std::min(64u, bn_ - c * 64);
