@@ -11,6 +11,7 @@
 #include <map>
 #include <numeric>
 #include <set>
+#include <thread>
 #include <stdexcept>
 #include <tuple>
 
@@ -33,6 +34,26 @@ constexpr double kMaxLoad = 1.0;    // the injection port's limit: 1 flit/node/c
 std::string f2(double v) { return fmt::format("{:.2f}", v); }
 std::string f3(double v) { return fmt::format("{:.3f}", v); }
 std::string pct(double v) { return fmt::format("{:.1f}%", 100.0 * v); }
+
+// The machine the speed figures were measured on (they differ by up to 1.5x between the machines
+// of one kind: docs/net_sim.md), from /proc/cpuinfo: "AMD EPYC (family 25, model 17), 2 CPUs, 2596 MHz".
+std::string machine_text() {
+  std::ifstream f("/proc/cpuinfo");
+  std::map<std::string, std::string> v;
+  for (std::string line; std::getline(f, line) && !line.empty();) {
+    const size_t c = line.find(':');
+    if (c == std::string::npos) continue;
+    std::string key = line.substr(0, c);
+    key.erase(key.find_last_not_of(" \t") + 1);
+    if (!v.count(key)) v[key] = c + 2 <= line.size() ? line.substr(c + 2) : "";
+  }
+  const unsigned cpus = std::thread::hardware_concurrency();
+  std::string s = v.count("model name") ? v["model name"] : "unknown CPU";
+  if (v.count("cpu family") && v.count("model")) s += fmt::format(" (family {}, model {})", v["cpu family"], v["model"]);
+  s += fmt::format(", {} CPU{}", cpus, cpus == 1 ? "" : "s");
+  if (v.count("cpu MHz")) s += fmt::format(", {:.0f} MHz", std::atof(v["cpu MHz"].c_str()));
+  return s;
+}
 
 struct Point {
   double load = 0;
@@ -273,31 +294,41 @@ class Bench {
   }
 
   // ---- ADBR against DOR-VCT between half of DOR's saturation and DOR's saturation ----
+  // DOR-VCT runs at its default depth; ADBR at each depth of --gain-buf (default: its own default,
+  // the one the goal is about).
   void gain_table() {
     if (!has(NetMode::adbr) || !has(NetMode::dor_vct)) {
       fmt::print("\n(gain scenario skipped: needs --mode adbr and dorvct)\n");
       return;
     }
-    Table t({"pattern", "load", "x dor sat", "dorvct latency", "adbr latency", "reduction"});
+    const unsigned dbuf = default_buf(NetMode::dor_vct), abuf = default_buf(NetMode::adbr);
+    const std::vector<unsigned> abufs = o_.gain_bufs.empty() ? std::vector<unsigned>{abuf} : o_.gain_bufs;
+    Table t({"pattern", "adbr buf", "load", "x dor sat", "dorvct latency", "adbr latency", "reduction"});
     for (Pattern p : {Pattern::transpose, Pattern::bitcomp}) {
       if (std::find(patterns_.begin(), patterns_.end(), p) == patterns_.end()) continue;
-      const Sat& sd = saturation(p, NetMode::dor_vct, default_buf(NetMode::dor_vct));
-      std::vector<double> red;
-      for (double f : o_.quick ? std::vector<double>{0.5, 1.0} : std::vector<double>{0.5, 0.625, 0.75, 0.875, 1.0}) {
-        const double load = f * sd.load;
-        const Point d = point(need(NetMode::dor_vct), p, load);
-        const Point a = point(need(NetMode::adbr), p, load);
-        const double r = d.lat() > 0 ? 1.0 - a.lat() / d.lat() : 0;
-        red.push_back(r);
-        t.add({pattern_name(p), f3(load), f3(f), f2(d.lat()) + (d.s.stable ? "" : " (unstable)"),
-               f2(a.lat()) + (a.s.stable ? "" : " (unstable)"), pct(r)});
+      const Sat& sd = saturation(p, NetMode::dor_vct, dbuf);
+      const std::vector<double> fracs = o_.quick ? std::vector<double>{0.5, 1.0} : std::vector<double>{0.5, 0.625, 0.75, 0.875, 1.0};
+      std::vector<Point> dor;
+      for (double f : fracs) dor.push_back(point(need(NetMode::dor_vct, dbuf), p, f * sd.load));
+      for (unsigned b : abufs) {
+        std::vector<double> red;
+        for (size_t i = 0; i < fracs.size(); ++i) {
+          const Point& d = dor[i];
+          const Point a = point(need(NetMode::adbr, b), p, d.load);
+          const double r = d.lat() > 0 ? 1.0 - a.lat() / d.lat() : 0;
+          red.push_back(r);
+          t.add({pattern_name(p), std::to_string(b), f3(d.load), f3(fracs[i]), f2(d.lat()) + (d.s.stable ? "" : " (unstable)"),
+                 f2(a.lat()) + (a.s.stable ? "" : " (unstable)"), pct(r)});
+        }
+        const double mean = std::accumulate(red.begin(), red.end(), 0.0) / static_cast<double>(red.size());
+        const double mn = *std::min_element(red.begin(), red.end());
+        t.add({pattern_name(p), std::to_string(b), "mean", "", "", "", pct(mean)});
+        if (b == abuf) gain_[p] = {mean, mn};  // the goal: ADBR at its default depth
       }
-      const double mean = std::accumulate(red.begin(), red.end(), 0.0) / static_cast<double>(red.size());
-      const double mn = *std::min_element(red.begin(), red.end());
-      t.add({pattern_name(p), "mean", "", "", "", pct(mean)});
-      gain_[p] = {mean, mn};
     }
-    emit("gain", "ADBR latency reduction against DOR-VCT between half of DOR-VCT's saturation load and its saturation load",
+    emit("gain",
+         fmt::format("ADBR latency reduction against DOR-VCT ({}-packet buffers) between half of DOR-VCT's saturation "
+                     "load and its saturation load", dbuf),
          std::move(t));
   }
 
@@ -325,7 +356,8 @@ class Bench {
   // ---- simulation speed ----
   void speed_table() {
     Table t({"mesh", "mode", "threads", "load", "run", "cycles", "cpu s", "cycles/cpu-s", "wall s", "cycles/wall-s", "goal",
-             "serial steps", "peak RSS MiB"});
+             "serial steps", "peak RSS MiB", "machine"});
+    const std::string machine = machine_text();
     const uint64_t cycles = o_.quick ? 10000 : 100000;
     std::vector<MeshShape> meshes;
     for (const std::string& m : o_.speed_meshes.empty() ? std::vector<std::string>{"8x8", "16x16"} : o_.speed_meshes)
@@ -335,7 +367,7 @@ class Bench {
      for (unsigned threads : thread_counts) {
       NetSimBase* n = net(sh, NetMode::adbr, 0, threads);
       if (!n) {
-        t.add({sh.name(), "adbr", std::to_string(threads), "", "", "(no model built)", "", "", "", "", "", "", ""});
+        t.add({sh.name(), "adbr", std::to_string(threads), "", "", "(no model built)", "", "", "", "", "", "", "", machine});
         continue;
       }
       // the goals of issue 4: 8x8 and 16x16 (other meshes are measured without one)
@@ -358,7 +390,8 @@ class Bench {
           t.add({sh.name(), "adbr", std::to_string(threads), load == 0 ? "idle" : f2(load), std::to_string(run),
                  std::to_string(s.cycles), f2(s.cpu_s), fmt::format("{:.0f}", s.cycles_per_cpu_s()), f2(s.wall_s),
                  fmt::format("{:.0f}", s.cycles_per_s()), load == 0.1 && goal > 0 ? fmt::format(">= {:.0f}", goal) : "",
-                 threads > 1 ? std::to_string(serial) : "", fmt::format("{:.1f}", static_cast<double>(peak_rss_kib()) / 1024.0)});
+                 threads > 1 ? std::to_string(serial) : "", fmt::format("{:.1f}", static_cast<double>(peak_rss_kib()) / 1024.0),
+                 machine});
           if (o_.progress)
             std::fprintf(stderr, "[net speed] %s, %u thread%s, load %.2f, run %u: %.0f cycles/s\n", sh.name().c_str(), threads,
                          threads > 1 ? "s" : "", load, run, cps);
@@ -607,6 +640,11 @@ std::unique_ptr<NetCommand> add_net_command(CLI::App& app) {
   n->add_option("--buf", o.bufs, "buffer depths (packets) of the buffer sweep, comma-separated (default 2,3,4,6)")
       ->delimiter(',')
       ->check(CLI::Range(1u, 64u));
+  n->add_option("--gain-buf", o.gain_bufs,
+                "ADBR buffer depths (packets) of the gain scenario, against DOR-VCT at its default depth, comma-separated "
+                "(default: ADBR's default depth, the one the goal is about)")
+      ->delimiter(',')
+      ->check(CLI::Range(1u, 64u));
   n->add_option("--warmup", o.warmup, "warm-up cycles per point")->check(CLI::Range(uint64_t{0}, uint64_t{100000000}));
   n->add_option("--measure", o.measure, "measurement cycles per point")->check(CLI::Range(uint64_t{100}, uint64_t{100000000}));
   n->add_option("--seed", o.seed, "random seed (same seed, same results)");
@@ -655,6 +693,10 @@ int NetCommand::run() {
     if (!sim::find_net(shape, m))
       throw CLI::ValidationError("--mesh/--mode", fmt::format("no {} {} mesh model is built (built: {})", shape.name(),
                                                               sim::mode_name(m), sim::net_model_list()));
+  for (unsigned b : opts.gain_bufs)
+    if (!sim::find_net(shape, sim::NetMode::adbr, b))
+      throw CLI::ValidationError("--gain-buf", fmt::format("no {} adbr mesh model runs {}-packet buffers (built: {})",
+                                                           shape.name(), b, sim::net_model_list()));
   return net_bench(opts);
 }
 

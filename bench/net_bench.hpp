@@ -25,6 +25,7 @@ struct NetBenchOptions {
   std::vector<sim::Pattern> patterns;     // empty: all six
   std::vector<double> loads;              // latency sweep; empty: a default grid
   std::vector<unsigned> bufs;             // buffer sweep; empty: 2 3 4 6
+  std::vector<unsigned> gain_bufs;        // gain scenario: ADBR depths against DOR-VCT's default; empty: ADBR's default
   uint64_t warmup = 5000, measure = 20000;
   uint64_t seed = 1;
   double hotspot_frac = 0.1;
