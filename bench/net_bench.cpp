@@ -11,8 +11,8 @@
 #include <map>
 #include <numeric>
 #include <set>
-#include <thread>
 #include <stdexcept>
+#include <thread>
 #include <tuple>
 
 #include <fmt/format.h>
