@@ -17,6 +17,7 @@
 
 #include <fmt/format.h>
 
+#include "hpcnet/sim/net_capacity.hpp"
 #include "hpcnet/sim/net_sim.hpp"
 #include "table.hpp"
 
@@ -273,6 +274,8 @@ class Bench {
       cols.push_back(fmt::format("{} max acc", mode_name(m)));
     }
     if (has(NetMode::adbr) && has(NetMode::dor_vct)) cols.push_back("adbr/dorvct");
+    cols.push_back("ideal dor");
+    cols.push_back("ideal any");
     Table t(cols);
     for (Pattern p : patterns_) {
       std::vector<std::string> row = {pattern_name(p)};
@@ -284,11 +287,16 @@ class Bench {
       if (has(NetMode::adbr) && has(NetMode::dor_vct))
         row.push_back(f2(saturation(p, NetMode::adbr, default_buf(NetMode::adbr)).load /
                          saturation(p, NetMode::dor_vct, default_buf(NetMode::dor_vct)).load));
+      const Capacity cap = ideal_capacity(shape_, Traffic(shape_, config(p, 0).traffic.pattern));
+      row.push_back(f3(cap.dor()));
+      row.push_back(f3(cap.any()));
       t.add(row);
     }
     emit("saturation",
          fmt::format("Saturation load, {} (flits/node/cycle where the average latency reaches 2 x zero-load; bisection "
-                     "to +-{:.3f}); max acc = highest accepted throughput seen on the way",
+                     "to +-{:.3f}); max acc = highest accepted throughput seen on the way; ideal dor / ideal any = the "
+                     "throughput limit of dimension-order routing / of any routing from the pattern's channel loads, "
+                     "cuts and ejection ports (net_capacity.hpp)",
                      shape_.name(), tol_ / 2),
          std::move(t));
   }

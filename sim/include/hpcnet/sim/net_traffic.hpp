@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "hpcnet/sim/net_types.hpp"
@@ -68,6 +69,9 @@ class Traffic {
     return kSilent;
   }
   bool silent(unsigned src) const { return kind_ == Kind::perm && perm_[src] == kSilent; }
+  // The distribution dest(src, rng) draws from: (destination, probability) pairs summing to 1,
+  // empty for a silent node (the pattern's row of the traffic matrix; net_capacity.hpp).
+  std::vector<std::pair<uint32_t, double>> dest_probs(unsigned src) const;
   // The permutation's destination of `src` (kSilent when src maps onto itself); perm patterns only.
   uint32_t perm_dest(unsigned src) const { return perm_.empty() ? kSilent : perm_[src]; }
   const std::vector<unsigned>& hotspots() const { return hot_; }

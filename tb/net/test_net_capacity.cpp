@@ -1,0 +1,116 @@
+// test_net_capacity: the traffic matrix of every pattern (Traffic::dest_probs) against the
+// destinations dest() actually draws, and the ideal-throughput analysis (net_capacity.hpp)
+// against limits worked out by hand below.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <map>
+
+#include "hpcnet/sim/net_capacity.hpp"
+#include "hpcnet/sim/net_traffic.hpp"
+
+using namespace hpcnet::sim;
+
+namespace {
+
+PatternConfig pc(Pattern p, double frac = 0.1, std::vector<unsigned> hot = {}) { return {p, frac, std::move(hot)}; }
+
+// dest_probs(src) of `t` is a distribution (no self, sums to 1, or empty for a silent node) and
+// the one dest(src, rng) draws from: every destination's frequency over `draws` draws within
+// five standard deviations of its probability, and nothing drawn outside it.
+void check_matrix(const MeshShape& m, const Traffic& t, unsigned src, int draws) {
+  const auto probs = t.dest_probs(src);
+  if (t.silent(src)) {
+    CHECK(probs.empty());
+    return;
+  }
+  double sum = 0;
+  std::map<uint32_t, double> p;
+  for (const auto& [d, q] : probs) {
+    REQUIRE(d != src);
+    REQUIRE(d < m.nodes());
+    REQUIRE(p.count(d) == 0);  // each destination once
+    p[d] = q;
+    sum += q;
+  }
+  CHECK(sum == Approx(1.0).epsilon(1e-12));
+  Rng rng(7 + src);
+  std::map<uint32_t, int> hits;
+  for (int i = 0; i < draws; ++i) ++hits[t.dest(src, rng)];
+  for (const auto& [d, n] : hits) REQUIRE(p.count(d) == 1);
+  for (const auto& [d, q] : p) {
+    const double expect = q * draws, sd = std::sqrt(draws * q * (1 - q));
+    INFO("src " << src << " dst " << d << " p " << q);
+    CHECK(std::abs(hits[d] - expect) <= 5 * sd + 1);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("traffic: dest_probs is the distribution dest() draws from, every pattern", "[net][traffic][capacity]") {
+  const MeshShape m(4, 4);
+  for (Pattern p : kAllPatterns) {
+    INFO(pattern_name(p));
+    const Traffic t(m, pc(p, 0.3));
+    for (unsigned src : {0u, 5u, 6u, 15u}) check_matrix(m, t, src, 40000);
+  }
+  // two hotspots, one of them the source itself (its share goes uniform), one listed twice
+  const Traffic hot(m, pc(Pattern::hotspot, 0.6, {5, 10, 10}));
+  for (unsigned src : {5u, 10u, 0u}) check_matrix(m, hot, src, 60000);
+  const auto p0 = hot.dest_probs(0);
+  double to10 = 0;
+  for (const auto& [d, q] : p0)
+    if (d == 10) to10 = q;
+  CHECK(to10 == Approx(0.4 + 0.4 / 15));  // two of three hotspot draws, plus its uniform share
+}
+
+TEST_CASE("capacity: ideal throughput against limits worked out by hand", "[net][capacity]") {
+  SECTION("8x8 bit-complement: dimension order already reaches the bisection bound") {
+    // X+ channel leaving column 3 in row y carries the 4 sources x = 0..3 of the row (they all
+    // travel X first to 7-x >= 4): 4 per node's load; the middle cut has 32 sources per direction
+    // over 8 links. Every node receives one flow.
+    const Capacity c = ideal_capacity(MeshShape(8, 8), Traffic(MeshShape(8, 8), pc(Pattern::bitcomp)));
+    CHECK(c.dor_channel == Approx(0.25));
+    CHECK(c.cut == Approx(0.25));
+    CHECK(c.eject == Approx(1.0));
+    CHECK(c.dor() == Approx(0.25));
+    CHECK(c.any() == Approx(0.25));
+  }
+  SECTION("8x8 transpose: dimension order is limited to 1/7, any routing to 1/2") {
+    // (x, y) -> (y, x), X first: the X+ channel leaving column x of row y carries the sources
+    // x' <= x < y of the row: 7 at x = 6, y = 7. The cut after column c: (c+1)(7-c) sources
+    // cross it eastwards, 16 at c = 3, over 8 links.
+    const Capacity c = ideal_capacity(MeshShape(8, 8), Traffic(MeshShape(8, 8), pc(Pattern::transpose)));
+    CHECK(c.dor_channel == Approx(1.0 / 7));
+    CHECK(c.cut == Approx(0.5));
+    CHECK(c.eject == Approx(1.0));
+    CHECK(c.dor() == Approx(1.0 / 7));
+    CHECK(c.any() == Approx(0.5));
+  }
+  SECTION("2x2 uniform: every channel carries 2/3, every node receives 1") {
+    // node 0 sends 1/3 to each of 1, 2, 3; its X+ channel carries 0->1 and 0->3 (X first), its
+    // Y+ channel 0->2 and 1->2 (1 turns at 0). The cut: nodes 0 and 2 send 2/3 each east, over
+    // 2 links.
+    const Capacity c = ideal_capacity(MeshShape(2, 2), Traffic(MeshShape(2, 2), pc(Pattern::uniform)));
+    CHECK(c.dor_channel == Approx(1.5));
+    CHECK(c.cut == Approx(1.5));
+    CHECK(c.eject == Approx(1.0));
+    CHECK(c.dor() == Approx(1.0));  // the injection and ejection ports: 1 flit/cycle
+    CHECK(c.any() == Approx(1.0));
+  }
+  SECTION("4x4 hotspot: the hotspot's ejection port") {
+    // 15 nodes send 0.5 + 0.5/15 to node 5; node 5 itself sends uniformly.
+    const Capacity c = ideal_capacity(MeshShape(4, 4), Traffic(MeshShape(4, 4), pc(Pattern::hotspot, 0.5, {5})));
+    CHECK(c.eject == Approx(1.0 / 8));
+    CHECK(c.any() == Approx(1.0 / 8));
+    CHECK(c.dor() == Approx(1.0 / 8));
+    CHECK(c.dor_channel >= c.eject);  // no channel carries more than the hotspot receives
+  }
+  SECTION("3-D: a 2x2x2 bit-complement crosses every cut once") {
+    // every node sends to the opposite corner: 4 sources cross each cut per direction, over 4 links
+    const Capacity c = ideal_capacity(MeshShape(2, 2, 2), Traffic(MeshShape(2, 2, 2), pc(Pattern::bitcomp)));
+    CHECK(c.cut == Approx(1.0));
+    CHECK(c.dor_channel == Approx(1.0));  // each X channel carries its own node's packet alone
+    CHECK(c.any() == Approx(1.0));
+  }
+}
