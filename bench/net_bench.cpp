@@ -469,6 +469,7 @@ class Bench {
   void write_csvs() {
     fs::path stem = o_.csv;
     if (stem.extension() == ".csv") stem.replace_extension();
+    if (stem.has_parent_path()) fs::create_directories(stem.parent_path());  // as --plot does
     for (const auto& [name, t] : tables_) {
       const std::string f = stem.string() + "-" + name + ".csv";
       t.write_csv(f);
