@@ -189,47 +189,34 @@ Traffic::Traffic(const MeshShape& s, const PatternConfig& cfg) : cfg_(cfg), node
 }
 
 std::vector<std::pair<uint32_t, double>> Traffic::dest_probs(unsigned src) const {
-  std::vector<std::pair<uint32_t, double>> out;
-  // the uniform part: `mass` spread evenly over every node but src
-  auto uniform = [&](double mass) {
-    if (mass <= 0) return;
-    const double each = mass / static_cast<double>(nodes_ - 1);
+  std::vector<double> p(nodes_, 0.0);  // per destination, as dest() draws
+  auto uniform = [&](double mass) {    // spread evenly over every node but src
     for (uint32_t d = 0; d < nodes_; ++d)
-      if (d != src) out.emplace_back(d, each);
+      if (d != src) p[d] += mass / static_cast<double>(nodes_ - 1);
   };
   switch (kind_) {
     case Kind::perm:
-      if (perm_[src] != kSilent) out.emplace_back(perm_[src], 1.0);
+      if (perm_[src] != kSilent) p[perm_[src]] = 1.0;
       break;
     case Kind::uniform: uniform(1.0); break;
     case Kind::hotspot: {
-      // a hotspot drawn by itself sends uniformly instead (dest())
+      uniform(1.0 - frac_);
       const double each = frac_ / static_cast<double>(hot_.size());
-      double own = 0;
-      std::vector<std::pair<uint32_t, double>> hot;
       for (uint32_t h : hot_) {
-        if (h == src) {
-          own += each;
-        } else {
-          auto it = std::find_if(hot.begin(), hot.end(), [h](const auto& e) { return e.first == h; });
-          if (it == hot.end()) hot.emplace_back(h, each);
-          else it->second += each;
-        }
-      }
-      uniform(1.0 - frac_ + own);
-      for (const auto& [h, p] : hot) {
-        auto it = std::find_if(out.begin(), out.end(), [h](const auto& e) { return e.first == h; });
-        if (it == out.end()) out.emplace_back(h, p);
-        else it->second += p;
+        if (h == src) uniform(each);  // a hotspot drawn by itself sends uniformly instead
+        else p[h] += each;
       }
       break;
     }
     case Kind::neighbor: {
       const uint32_t b = nb_begin_[src], n = nb_begin_[src + 1] - b;
-      for (uint32_t i = 0; i < n; ++i) out.emplace_back(nb_[b + i], 1.0 / n);
+      for (uint32_t i = 0; i < n; ++i) p[nb_[b + i]] += 1.0 / n;
       break;
     }
   }
+  std::vector<std::pair<uint32_t, double>> out;
+  for (uint32_t d = 0; d < nodes_; ++d)
+    if (p[d] > 0) out.emplace_back(d, p[d]);
   return out;
 }
 
