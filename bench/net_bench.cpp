@@ -69,10 +69,18 @@ struct Sat {
   double max_accepted = 0; // highest accepted throughput seen on the way
 };
 
+// The modes with a model of this shape, in the order adbr, dorvct, dorwh (a torus: dorvct only).
+std::vector<NetMode> built_modes(const MeshShape& shape) {
+  std::vector<NetMode> ms;
+  for (NetMode m : {NetMode::adbr, NetMode::dor_vct, NetMode::dor_wh})
+    if (find_net(shape, m)) ms.push_back(m);
+  return ms;
+}
+
 class Bench {
  public:
   explicit Bench(const NetBenchOptions& o) : o_(o), shape_(MeshShape::parse(o.mesh)) {
-    modes_ = o.modes.empty() ? std::vector<NetMode>{NetMode::adbr, NetMode::dor_vct, NetMode::dor_wh} : o.modes;
+    modes_ = o.modes.empty() ? built_modes(shape_) : o.modes;
     patterns_ = o.patterns.empty() ? std::vector<Pattern>(std::begin(kAllPatterns), std::end(kAllPatterns)) : o.patterns;
     bufs_ = o.bufs.empty() ? (o.quick ? std::vector<unsigned>{2, 3} : std::vector<unsigned>{2, 3, 4, 6}) : o.bufs;
     warmup_ = o.warmup;
@@ -89,7 +97,7 @@ class Bench {
 
   int run() {
     const auto t0 = std::chrono::steady_clock::now();
-    fmt::print("hpcnet net: {} mesh, {}-flit packets; modes {}; patterns {}; warm-up {} + measurement {} cycles, seed {}\n",
+    fmt::print("hpcnet net: {}, {}-flit packets; modes {}; patterns {}; warm-up {} + measurement {} cycles, seed {}\n",
                shape_.name(), pkt_flits(), join_modes(modes_), join_patterns(), warmup_, measure_, o_.seed);
     if (want_.count("zeroload")) zeroload_table();
     if (want_.count("latency")) latency_table();
@@ -634,9 +642,9 @@ std::unique_ptr<NetCommand> add_net_command(CLI::App& app) {
                 "scenarios to run, comma-separated: zeroload, latency, saturation, gain, buffers, speed, all (default all)")
       ->delimiter(',')
       ->check(CLI::IsMember({"zeroload", "latency", "saturation", "gain", "buffers", "speed", "all"}));
-  n->add_option("--mesh", o.mesh, "mesh of the latency/saturation/buffer scenarios, e.g. 8x8, 4x4x4")
+  n->add_option("--mesh", o.mesh, "mesh or torus of the latency/saturation/buffer scenarios, e.g. 8x8, 4x4x4, 8x8-torus")
       ->check(parses([](const std::string& s) { MeshShape::parse(s); }, "MESH"));
-  n->add_option("--mode", c->modes, "router modes, comma-separated: adbr, dorvct, dorwh (default all three)")
+  n->add_option("--mode", c->modes, "router modes, comma-separated: adbr, dorvct, dorwh (default: every mode built for --mesh)")
       ->delimiter(',')
       ->check(parses([](const std::string& s) { parse_mode(s); }, "MODE"));
   n->add_option("--pattern", c->patterns,
@@ -695,9 +703,9 @@ int NetCommand::run() {
   for (unsigned h : opts.hotspots)
     if (h >= shape.nodes())
       throw CLI::ValidationError("--hotspots", fmt::format("node {} outside the {} mesh (0..{})", h, shape.name(), shape.nodes() - 1));
-  std::vector<sim::NetMode> ms = opts.modes.empty()
-                                     ? std::vector<sim::NetMode>{sim::NetMode::adbr, sim::NetMode::dor_vct, sim::NetMode::dor_wh}
-                                     : opts.modes;
+  const std::vector<sim::NetMode> ms = opts.modes.empty() ? built_modes(shape) : opts.modes;
+  if (ms.empty())
+    throw CLI::ValidationError("--mesh", fmt::format("no {} model is built (built: {})", shape.name(), sim::net_model_list()));
   for (sim::NetMode m : ms)
     if (!sim::find_net(shape, m))
       throw CLI::ValidationError("--mesh/--mode", fmt::format("no {} {} mesh model is built (built: {})", shape.name(),

@@ -1,10 +1,13 @@
 // net_mesh: a Dims-dimensional mesh (no wraparound) of K0 x K1 (x K2) bubble-flow routers
-// (rtr_router), each node's injection and ejection ports brought out (docs/router.md).
+// (rtr_router), or a torus (Torus = 1: wraparound links in every dimension; DOR-VCT with the
+// bubble rule, Mode = 1, BufPkts >= 2), each node's injection and ejection ports brought out
+// (docs/router.md).
 //   Node id n = x + K0*(y + K1*z). Per node: inj_* (valid/ready flits into the router's injection
 //   buffer) and ej_* (valid/ready flits out of its ejection FIFO); FlitW-bit slice n of the data
 //   vectors. A packet is PktFlits consecutive beats on one port (positions counted, no sideband).
 //   Head flit: [7:0], [15:8], [23:16] signed remaining hops in dimensions 0, 1, 2 (destination
-//   minus source coordinate; [23:16] = 0 in 2-D), [31:24] hop counter (0 at injection; each router
+//   minus source coordinate; in a torus the shorter way round the ring, chosen by the source;
+//   [23:16] = 0 in 2-D), [31:24] hop counter (0 at injection; each router
 //   adds one when the packet leaves it on a network port). At ejection the route field is zero and
 //   [31:24] holds the hops travelled. Every other bit is payload, carried unchanged.
 //   Links: a router's output (link) register drives the neighbour's input buffer directly:
@@ -22,6 +25,7 @@ module net_mesh #(
   parameter int FlitW    = 256,
   parameter int Mode     = 0,
   parameter int Sel      = 0,
+  parameter int Torus    = 0,
   localparam int Nodes   = K0 * K1 * K2
 ) (
   input  logic                   clk_i,
@@ -44,12 +48,13 @@ module net_mesh #(
 
   // The whole network is one block of mesh-connected routers (rtr_router describes the routers
   // once and loops over them: one copy of the router's code in the Verilated model, whatever the
-  // size). The block's boundary ports are unused (no wraparound).
+  // size). The block's boundary ports are unused (a mesh has none; a torus's wraparound links are
+  // inside the block).
   /* verilator lint_off WIDTHCONCAT */     // '0 on the wide boundary data port
   /* verilator lint_off PINCONNECTEMPTY */  // boundary outputs unused
   rtr_router #(
     .Dims(Dims), .K0(K0), .K1(K1), .K2(K2), .BufPkts(BufPkts), .PktFlits(PktFlits),
-    .FlitW(FlitW), .Mode(Mode), .Sel(Sel), .Ext(1'b0)
+    .FlitW(FlitW), .Mode(Mode), .Sel(Sel), .Ext(1'b0), .Torus(Torus)
   ) u_net (
     .clk_i, .rst_ni, .buf_pkts_i,
     .in_valid_i ('0),

@@ -15,12 +15,13 @@ set(RTR_RTL
 # Unit-level models (tb/router): the route computation (2-D ADBR and DOR, 3-D ADBR; credits of
 # 3 bits), the allocator of a 2-D router, and single routers (K0 = K1 = K2 = 1, boundary ports
 # external; 64-bit flits; BufPkts is the largest depth the tests run).
-foreach(v "2d_adbr;2;0" "2d_dor;2;1" "3d_adbr;3;0")
+foreach(v "2d_adbr;2;0;0" "2d_dor;2;1;0" "3d_adbr;3;0;0" "2d_torus;2;1;1" "3d_torus;3;1;1")
   list(GET v 0 n)
   list(GET v 1 d)
   list(GET v 2 m)
+  list(GET v 3 t)
   hpcnet_model(PREFIX Vrtr_route_${n} TOP rtr_route SOURCES ${RTR_RTL}
-               ARGS -GDims=${d} -GMode=${m} -GCredW=3)
+               ARGS -GDims=${d} -GMode=${m} -GCredW=3 -GTorus=${t})
 endforeach()
 hpcnet_model(PREFIX Vrtr_alloc TOP rtr_alloc SOURCES ${RTR_RTL} ARGS -GNI=5)
 foreach(v "2d_adbr;2;0;3" "2d_dorvct;2;1;2" "2d_dorwh;2;2;3" "3d_adbr;3;0;3")
@@ -33,12 +34,19 @@ foreach(v "2d_adbr;2;0;3" "2d_dorvct;2;1;2" "2d_dorwh;2;2;3" "3d_adbr;3;0;3")
 endforeach()
 
 # Mesh networks: Vnet_mesh_<K0>x<K1>[x<K2>]_<adbr|dorvct|dorwh>, built with BufPkts = buf (the
-# largest run-time depth; sim/net_models.cmake reads it from the -G arguments).
+# largest run-time depth; sim/net_models.cmake reads it from the -G arguments); tori:
+# Vnet_torus_<K0>x<K1>[x<K2>]_dorvct (net_mesh with Torus = 1, rtr_torus_model).
 # --unroll-count 8: the loops over the routers stay loops (one copy of the router's code; only
 # the small loops over ports and slots are unrolled). --trace-max-array: arrays up to that size
 # are traced element by element (per-router state of meshes up to 64 routers; none for 16x16,
 # whose trace code would double its compile time).
 function(rtr_mesh_model name k0 k1 k2 mode buf)
+  rtr_net_model(mesh ${name} ${k0} ${k1} ${k2} ${mode} ${buf} 0)
+endfunction()
+function(rtr_torus_model name k0 k1 k2 buf)
+  rtr_net_model(torus ${name} ${k0} ${k1} ${k2} 1 ${buf} 1)
+endfunction()
+function(rtr_net_model topo name k0 k1 k2 mode buf torus)
   if(k2 GREATER 1)
     set(dims 3)
   else()
@@ -50,10 +58,10 @@ function(rtr_mesh_model name k0 k1 k2 mode buf)
   else()
     set(tma 256)
   endif()
-  hpcnet_model(PREFIX Vnet_mesh_${name} TOP net_mesh
+  hpcnet_model(PREFIX Vnet_${topo}_${name} TOP net_mesh
                SOURCES ${RTR_RTL} ${HPCNET_RTL}/net/net_mesh.sv
                ARGS --unroll-count 8 --trace-max-array ${tma} -GDims=${dims} -GK0=${k0} -GK1=${k1}
-                    -GK2=${k2} -GMode=${mode} -GBufPkts=${buf})
+                    -GK2=${k2} -GMode=${mode} -GBufPkts=${buf} -GTorus=${torus})
 endfunction()
 # A mesh split for threads (NetSim, docs/net_sim.md): Vnet_mesh_<K0>x<K1>_<mode>[_b<BufPkts>]_t<T>
 # is T blocks of K0 x K1/T routers (rtr_router with its boundary ports external, Ext), stacked
@@ -99,3 +107,10 @@ foreach(mv "adbr;0" "dorvct;1" "dorwh;2")
   list(GET mv 1 m)
   rtr_split_model(4x4_${mn} 4 4 ${m} 3 2)
 endforeach()
+# Tori (DOR-VCT with the bubble rule, docs/router.md#torus): all-to-all on 4x4 (even radix: the
+# half-way ties) and 3x3x3 (odd), BufPkts 3; saturated traffic on 8x8 (BufPkts 6: also the
+# benchmark's buffer sweep) and 4x4x4 at the bubble rule's minimum, 2.
+rtr_torus_model(4x4_dorvct 4 4 1 3)
+rtr_torus_model(3x3x3_dorvct 3 3 3 3)
+rtr_torus_model(8x8_dorvct 8 8 1 6)
+rtr_torus_model(4x4x4_dorvct 4 4 4 2)

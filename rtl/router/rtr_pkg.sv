@@ -1,5 +1,5 @@
 // rtr_pkg: constants and the combinational functions of the bubble-flow router (docs/router.md):
-// the mesh topology of a block of routers (step, has_up, has_dn, up, dn), route decoding
+// the mesh or torus topology of a block of routers (step, has_up, has_dn, up, dn), route decoding
 // (route_info), route computation with DBFC admission and the selection function (route_sel),
 // the oldest-first pick of a DAMQ buffer (pick_oldest), the switch allocator (alloc), the head
 // update of a hop (hop_update) and the injection port's room (inj_room). rtr_router calls them
@@ -33,29 +33,47 @@ package rtr_pkg;
   // ---------------------------------------------------------------- topology
   // Router r = x + K0*(y + K1*z) of a K0 x K1 x K2 block; network port p = 2*d + s. Input p of a
   // router receives from the neighbour at coordinate - 1 in dimension d when s = 0 (+ 1 when
-  // s = 1), output p sends to the neighbour at + 1 (- 1).
+  // s = 1), output p sends to the neighbour at + 1 (- 1). Torus: the coordinates wrap around
+  // (every dimension a ring; a radix-1 dimension has no links).
   // Node-id distance between neighbours in port p's dimension.
   function automatic int step(input int p, input int K0, input int K1);
     step = (p / 2 == 0) ? 1 : (p / 2 == 1) ? K0 : K0 * K1;
   endfunction
+  // The radix of port p's dimension and router r's coordinate in it.
+  function automatic int radix(input int p, input int K0, input int K1, input int K2);
+    radix = (p / 2 == 0) ? K0 : (p / 2 == 1) ? K1 : K2;
+  endfunction
+  function automatic int coord(input int r, input int p, input int K0, input int K1, input int K2);
+    coord = (r / step(p, K0, K1)) % radix(p, K0, K1, K2);
+  endfunction
   // Input p of router r has a sender inside the block.
-  function automatic bit has_up(input int r, input int p, input int K0, input int K1, input int K2);
-    int kd, cd;
-    kd = (p / 2 == 0) ? K0 : (p / 2 == 1) ? K1 : K2;
-    cd = (r / step(p, K0, K1)) % kd;
-    has_up = (p % 2 == 0) ? (cd > 0) : (cd < kd - 1);
+  function automatic bit has_up(input int r, input int p, input int K0, input int K1, input int K2,
+                                input int Torus);
+    if (Torus != 0) has_up = radix(p, K0, K1, K2) > 1;
+    else       has_up = (p % 2 == 0) ? (coord(r, p, K0, K1, K2) > 0)
+                                     : (coord(r, p, K0, K1, K2) < radix(p, K0, K1, K2) - 1);
   endfunction
   // Output p of router r has a receiver inside the block: input p ^ 1 (same dimension, other
   // direction) has a sender.
-  function automatic bit has_dn(input int r, input int p, input int K0, input int K1, input int K2);
-    has_dn = has_up(r, p ^ 1, K0, K1, K2);
+  function automatic bit has_dn(input int r, input int p, input int K0, input int K1, input int K2,
+                                input int Torus);
+    has_dn = has_up(r, p ^ 1, K0, K1, K2, Torus);
   endfunction
   // The router sending to input p of router r (when has_up), receiving from its output p (has_dn).
-  function automatic int up(input int r, input int p, input int K0, input int K1);
+  function automatic int up(input int r, input int p, input int K0, input int K1, input int K2,
+                            input int Torus);
+    int c, k;
     up = (p % 2 == 0) ? r - step(p, K0, K1) : r + step(p, K0, K1);
+    if (Torus != 0) begin  // (a constant: a mesh computes no coordinate here)
+      c = coord(r, p, K0, K1, K2);
+      k = radix(p, K0, K1, K2);
+      if (p % 2 == 0 && c == 0)     up = r + (k - 1) * step(p, K0, K1);  // wraparound link
+      if (p % 2 == 1 && c == k - 1) up = r - (k - 1) * step(p, K0, K1);
+    end
   endfunction
-  function automatic int dn(input int r, input int p, input int K0, input int K1);
-    dn = up(r, p ^ 1, K0, K1);
+  function automatic int dn(input int r, input int p, input int K0, input int K1, input int K2,
+                            input int Torus);
+    dn = up(r, p ^ 1, K0, K1, K2, Torus);
   endfunction
 
   // ---------------------------------------------------------------- routes
@@ -65,13 +83,17 @@ package rtr_pkg;
   //                      network port; DOR: the port of the lowest dimension with hops left; the
   //                      local port 2*Dims when no hop is left)
   //   k     [NP+1:NP]    DBFC requirement: free packet slots needed downstream (ADBR: dimensions
-  //                      with hops left; DOR: 1; 0 for ejection)
+  //                      with hops left; DOR: 1; 0 for ejection). Torus (DOR-VCT only): the
+  //                      bubble rule: 1 when the packet continues in its ring (output port =
+  //                      input port `inp`), 2 when it enters a ring (from injection or from
+  //                      another dimension)
   //   pref  [NP+3:NP+2]  dimension preferred when downstream credits tie (ADBR; see route_sel)
   // Sel: 0 = prefer the dimension with the fewest hops left (it finishes a dimension early and
   // lowers the DBFC requirement of the rest of the path), 1 = the one with the most hops left.
   // Ties: the lowest dimension. Dimensions >= Dims are ignored.
   function automatic logic [MaxInfoW-1:0] route_info(input logic [RouteW-1:0] r, input int Dims,
-                                                     input int Mode, input int Sel);
+                                                     input int Mode, input int Sel,
+                                                     input logic [2:0] inp, input int Torus);
     logic [6:0] om;
     logic [1:0] k, pref;
     logic [7:0] a, best;
@@ -85,7 +107,9 @@ package rtr_pkg;
       a = r[8*d+7] ? (8'd0 - r[8*d +: 8]) : r[8*d +: 8];
       if (d < Dims && a != 8'd0 && (Mode == ModeAdbr || !found)) begin
         om = om | (r[8*d+7] ? (7'(2) << (2*d)) : (7'(1) << (2*d)));
-        k = (Mode == ModeAdbr) ? k + 2'd1 : 2'd1;
+        if (Mode == ModeAdbr)  k = k + 2'd1;
+        else if (Torus != 0)   k = (32'(inp) == 2*d + (r[8*d+7] ? 1 : 0)) ? 2'd1 : 2'd2;  // bubble rule
+        else                   k = 2'd1;
         if (!found || (Sel == 0 ? (a < best) : (a > best))) begin
           best = a;
           pref = 2'(d);

@@ -3,12 +3,14 @@
 // (rtr_pkg::route_info), then the admissible outputs and the selection function's choice as the
 // router computes them every cycle (rtr_pkg::route_sel). rtr_router calls the same functions.
 //   route_i : bits [23:0] of the head flit (signed remaining hops of dimensions 0, 1, 2)
+//   inport_i: the input port the packet is buffered at (Torus: the bubble rule's k depends on it)
 //   ofree_i : outputs that can take a new packet this cycle (the local port is NN = 2*Dims)
 //   credit_i: credits of the network outputs (free packet slots downstream; flit entries in
 //             wormhole mode)
 //   omask_o/k_o/pref_o: the decoded route: candidate ports (productive directions, or the one
 //             dimension-order port, or the local port when no hop is left), the DBFC
-//             requirement k (dimensions with hops left; 1 in DOR; 0 for ejection), the
+//             requirement k (dimensions with hops left; 1 in DOR; in a torus 1 to continue in
+//             the ring of the input port, 2 to enter one; 0 for ejection), the
 //             dimension preferred on a credit tie
 //   cand_o  : admissible outputs: candidates that are free and have credit >= k (DBFC)
 //   sel_o   : the choice (one-hot, 0 if none): most credits, then pref, then the lowest port
@@ -17,10 +19,12 @@ module rtr_route #(
   parameter int Mode  = 0,
   parameter int Sel   = 0,
   parameter int CredW = 4,
+  parameter int Torus = 0,
   localparam int NN   = 2 * Dims,
   localparam int NP   = NN + 1
 ) (
   input  logic [rtr_pkg::RouteW-1:0] route_i,
+  input  logic [2:0]                 inport_i,
   input  logic [NP-1:0]              ofree_i,
   input  logic [NN*CredW-1:0]        credit_i,
   output logic [NP-1:0]              omask_o,
@@ -39,7 +43,7 @@ module rtr_route #(
   /* verilator lint_on UNUSEDSIGNAL */
   logic [6*rtr_pkg::CredBits-1:0]     cred8;
 
-  assign info    = rtr_pkg::route_info(route_i, Dims, Mode, Sel);
+  assign info    = rtr_pkg::route_info(route_i, Dims, Mode, Sel, inport_i, Torus);
   assign omask_o = info[NP-1:0];
   assign k_o     = info[NP +: 2];
   assign pref_o  = info[NP+2 +: 2];

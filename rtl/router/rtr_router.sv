@@ -1,6 +1,8 @@
 // rtr_router: bubble-flow routers of a mesh (k-ary n-cube without wraparound), n = Dims (2, 3):
 // DBFC flow control with ADBR adaptive routing, or dimension-order routing with virtual
-// cut-through or wormhole switching (Mode). Theory of operation, timing, the deadlock-freedom
+// cut-through or wormhole switching (Mode); or of a torus (Torus: wraparound in every dimension,
+// DOR-VCT with the bubble rule of Puente et al.: a packet entering a ring needs 2 free packet
+// slots downstream, one continuing in it 1). Theory of operation, timing, the deadlock-freedom
 // argument and the signals to trace: docs/router.md.
 //
 // One instance holds a K0 x K1 (x K2) block of mesh-connected routers, router r = x + K0*(y +
@@ -26,8 +28,8 @@
 // Parameters: Dims (2, 3); K0, K1, K2: block size (K2 = 1 in 2-D); BufPkts: input buffer storage in
 // packets (<= 8; ADBR needs >= Dims, the DBFC minimum); PktFlits: flits per packet; FlitW: flit
 // width (a multiple of 32); Mode: 0 ADBR, 1 DOR-VCT, 2 DOR-wormhole; Sel: ADBR tie preference
-// (rtr_pkg::route_info); Ext: boundary ports used. buf_pkts_i: the depth in use (BufMin..BufPkts,
-// read during reset).
+// (rtr_pkg::route_info); Ext: boundary ports used; Torus: wraparound links (Mode 1 only, BufPkts
+// >= 2). buf_pkts_i: the depth in use (BufMin..BufPkts, read during reset).
 //
 // Implementation: a combinational block computes every router's decisions for the cycle from the
 // state before the edge (skipping idle routers); the sequential block applies them in two passes
@@ -48,6 +50,7 @@ module rtr_router #(
   parameter int Mode     = 0,
   parameter int Sel      = 0,
   parameter bit Ext      = 1'b1,
+  parameter int Torus    = 0,
   localparam int NR      = K0 * K1 * K2,  // routers
   localparam int NN      = 2 * Dims,      // network ports per router
   localparam int NP      = NN + 1,        // plus the local port
@@ -63,7 +66,8 @@ module rtr_router #(
   localparam int InfoW   = 2 * Dims + 5,
   localparam int AddrW   = $clog2(NR * NP * Depth),
   localparam int RW      = (NR > 1) ? $clog2(NR) : 1,
-  localparam int BufMin  = (Mode == 0) ? Dims : 1     // smallest run-time depth (DBFC in ADBR)
+  localparam int BufMin  = (Mode == 0) ? Dims : (Torus != 0) ? 2 : 1  // smallest run-time depth (DBFC in
+                                                              // ADBR, the bubble rule on a torus)
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -103,6 +107,12 @@ module rtr_router #(
   if (Mode == 0 && BufPkts < Dims) begin : gen_err_dbfc
     $error("rtr_router: BufPkts below Dims in ADBR mode (Mode=0): DBFC needs input buffers of at least Dims packets (BufPkts >= Dims)");
   end
+  if (Torus != 0 && Mode != 1) begin : gen_err_torus_mode
+    $error("rtr_router: a torus (Torus=1) runs DOR-VCT only (Mode=1: dimension-order routing with the bubble rule); ADBR and wormhole have no deadlock-freedom argument on a torus here");
+  end
+  if (Torus != 0 && BufPkts < 2) begin : gen_err_bubble
+    $error("rtr_router: BufPkts below 2 on a torus (Torus=1): the bubble rule needs input buffers of at least 2 packets (BufPkts >= 2)");
+  end
   if (BufPkts < 1 || BufPkts > rtr_pkg::MaxS || PktFlits < 1) begin : gen_err_size
     $error("rtr_router: BufPkts must be 1..8 and PktFlits >= 1");
   end
@@ -123,8 +133,8 @@ module rtr_router #(
   logic [NN-1:0] hasdn [NR];
   for (genvar n = 0; n < NR; n++) begin : g_topo
     for (genvar p = 0; p < NN; p++) begin : g_port
-      assign hasup[n][p] = rtr_pkg::has_up(n, p, K0, K1, K2);
-      assign hasdn[n][p] = rtr_pkg::has_dn(n, p, K0, K1, K2);
+      assign hasup[n][p] = rtr_pkg::has_up(n, p, K0, K1, K2, Torus);
+      assign hasdn[n][p] = rtr_pkg::has_dn(n, p, K0, K1, K2, Torus);
     end
   end
 
@@ -476,7 +486,8 @@ module rtr_router #(
 `ifndef SYNTHESIS
       a_buf_pkts: assert (32'(buf_pkts_i) >= 32'(BufMin) && 32'(buf_pkts_i) <= 32'(BufPkts))
         else $error("rtr_router: buf_pkts_i = %0d outside %0d..%0d (BufPkts %0d%s)", buf_pkts_i,
-                    BufMin, BufPkts, BufPkts, (Mode == 0) ? "; ADBR: DBFC needs >= Dims" : "");
+                    BufMin, BufPkts, BufPkts, (Mode == 0) ? "; ADBR: DBFC needs >= Dims"
+                                            : (Torus != 0) ? "; torus: the bubble rule needs >= 2" : "");
 `endif
       skv_q       = '0;
       cpend_q     = '0;
@@ -542,13 +553,13 @@ module rtr_router #(
 `endif
               // the flit's route field (decoded if it is a head); the flit is copied below
               if (p == NN)                    wroute = inj_data_i[u*FlitW +: rtr_pkg::RouteW];
-              else if (NR > 1 && hasup[u][p]) wroute = odata_q[rtr_pkg::up(u, p, K0, K1)*NN + p][rtr_pkg::RouteW-1:0];
+              else if (NR > 1 && hasup[u][p]) wroute = odata_q[rtr_pkg::up(u, p, K0, K1, K2, Torus)*NN + p][rtr_pkg::RouteW-1:0];
               else if (Ext)                   wroute = bdata_q[u*NN + p][rtr_pkg::RouteW-1:0];
               if (Mode == 2) begin
                 widx = wptr_q[u][p*IdxW +: IdxW];
                 if (!wmid_q[u][p]) begin
                   infow_q[(u*NP + p)*Depth + 32'(widx)] =
-                      InfoW'(rtr_pkg::route_info(wroute, Dims, Mode, Sel));
+                      InfoW'(rtr_pkg::route_info(wroute, Dims, Mode, Sel, 3'(p), Torus));
                 end
                 wptr_q[u][p*IdxW +: IdxW] = (widx == IdxW'(Depth - 1)) ? '0 : widx + IdxW'(1);
                 cnt_q[u][p*CntW +: CntW]  = cnt_q[u][p*CntW +: CntW] + CntW'(1);
@@ -564,7 +575,7 @@ module rtr_router #(
                   for (int s = 0; s < NS; s++) begin
                     if (fs == SlotW'(s)) begin
                       info_q[u][(p*NS + s)*InfoW +: InfoW] =
-                          InfoW'(rtr_pkg::route_info(wroute, Dims, Mode, Sel));
+                          InfoW'(rtr_pkg::route_info(wroute, Dims, Mode, Sel, 3'(p), Torus));
                       older_q[u][(p*NS + s)*NS +: NS] = occ_q[u][p*NS +: NS];
                       for (int t = 0; t < NS; t++) begin
                         if (t != s) older_q[u][(p*NS + t)*NS + s] = 1'b0;
@@ -578,7 +589,7 @@ module rtr_router #(
               if (p == NN) begin
                 mem_q[(u*NP + p)*Depth + 32'(widx)] = inj_data_i[u*FlitW +: FlitW];
               end else if (NR > 1 && hasup[u][p]) begin
-                mem_q[(u*NP + p)*Depth + 32'(widx)] = odata_q[rtr_pkg::up(u, p, K0, K1)*NN + p];
+                mem_q[(u*NP + p)*Depth + 32'(widx)] = odata_q[rtr_pkg::up(u, p, K0, K1, K2, Torus)*NN + p];
               end else if (Ext) begin
                 mem_q[(u*NP + p)*Depth + 32'(widx)] = bdata_q[u*NN + p];
               end
@@ -688,7 +699,7 @@ module rtr_router #(
           if (credn[NN-1:0] != '0) begin
             for (int p = 0; p < NN; p++) begin
               if (NR > 1 && credn[p] && hasup[u][p]) begin
-                nb = RW'(rtr_pkg::up(u, p, K0, K1));
+                nb = RW'(rtr_pkg::up(u, p, K0, K1, K2, Torus));
                 crbox_q[nb][p] = 1'b1;
                 apend_q[nb] = 1'b1;
               end
@@ -729,7 +740,7 @@ module rtr_router #(
                   if (dxhead[u][o]) begin
                     odata_q[u*NN + o][31:0] = rtr_pkg::hop_update(xdata[u*NP + o][31:0], o);
                   end
-                  nb = RW'(rtr_pkg::dn(u, o, K0, K1));
+                  nb = RW'(rtr_pkg::dn(u, o, K0, K1, K2, Torus));
                   inbox_q[nb][o] = 1'b1;
                   apend_q[nb] = 1'b1;
                 end else begin

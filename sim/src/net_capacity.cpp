@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <limits>
 #include <vector>
 
@@ -23,9 +24,14 @@ Capacity ideal_capacity(const MeshShape& shape, const Traffic& traffic) {
   const unsigned n = shape.nodes();
   // channel (node, dimension, direction): the link leaving `node` towards + (s = 0) or - (s = 1)
   std::vector<double> channel(static_cast<size_t>(n) * 6, 0.0), eject(n, 0.0);
-  // cross[d][c][s]: load crossing the cut between coordinates c and c+1 of dimension d, direction s
+  // cross[d][c][s] (mesh): load crossing the cut between coordinates c and c+1 of dimension d,
+  // direction s; pair[d][a * k + b] (torus): load from coordinate a to coordinate b of dimension d
   std::vector<std::vector<std::array<double, 2>>> cross(3);
-  for (unsigned d = 0; d < 3; ++d) cross[d].assign(shape.k[d], {0.0, 0.0});
+  std::vector<std::vector<double>> pair(3);
+  for (unsigned d = 0; d < 3; ++d) {
+    cross[d].assign(shape.k[d], {0.0, 0.0});
+    pair[d].assign(static_cast<size_t>(shape.k[d]) * shape.k[d], 0.0);
+  }
 
   for (unsigned src = 0; src < n; ++src) {
     for (const auto& [dst, p] : traffic.dest_probs(src)) {
@@ -33,13 +39,18 @@ Capacity ideal_capacity(const MeshShape& shape, const Traffic& traffic) {
       auto at = shape.coords(src);
       const auto to = shape.coords(dst);
       for (unsigned d = 0; d < 3; ++d) {
-        const int lo = std::min(at[d], to[d]), hi = std::max(at[d], to[d]);
-        const unsigned s = to[d] > at[d] ? 0 : 1;
-        for (int c = lo; c < hi; ++c) cross[d][static_cast<size_t>(c)][s] += p;
-        // dimension order: walk dimension d to its destination coordinate
-        while (at[d] != to[d]) {
+        const int k = static_cast<int>(shape.k[d]);
+        pair[d][static_cast<size_t>(at[d] * k + to[d])] += p;
+        const int off = ring_offset(at[d], to[d], shape.k[d], shape.torus);
+        const unsigned s = off > 0 ? 0 : 1;
+        if (!shape.torus) {
+          const int lo = std::min(at[d], to[d]), hi = std::max(at[d], to[d]);
+          for (int c = lo; c < hi; ++c) cross[d][static_cast<size_t>(c)][s] += p;
+        }
+        // dimension order: walk dimension d to its destination coordinate (round the ring in a torus)
+        for (int h = 0; h < std::abs(off); ++h) {
           channel[(static_cast<size_t>(shape.id(at)) * 3 + d) * 2 + s] += p;
-          at[d] += s == 0 ? 1 : -1;
+          at[d] = (at[d] + (s == 0 ? 1 : -1) + k) % k;
         }
       }
     }
@@ -50,10 +61,24 @@ Capacity ideal_capacity(const MeshShape& shape, const Traffic& traffic) {
   cap.eject = limit(*std::max_element(eject.begin(), eject.end()));
   cap.cut = kInf;
   for (unsigned d = 0; d < shape.dims; ++d) {
-    const double links = static_cast<double>(n / shape.k[d]);  // channels across one cut, one direction
-    for (const auto& c : cross[d])
-      for (double load : c)
-        if (load > 0) cap.cut = std::min(cap.cut, links / load);
+    const unsigned k = shape.k[d];
+    const double lines = static_cast<double>(n / k);  // channels across one cut, one direction
+    if (!shape.torus) {
+      for (const auto& c : cross[d])
+        for (double load : c)
+          if (load > 0) cap.cut = std::min(cap.cut, lines / load);
+      continue;
+    }
+    // torus: every arc of coordinates [first, first+len) of the ring; 2 channels per line leave it
+    // (one each way round), and whatever the arc's nodes send outside it must take one of them
+    for (unsigned first = 0; first < k; ++first)
+      for (unsigned len = 1; len < k; ++len) {
+        double load = 0;
+        for (unsigned i = 0; i < len; ++i)
+          for (unsigned b = 0; b < k; ++b)
+            if ((b + k - first) % k >= len) load += pair[d][static_cast<size_t>((first + i) % k) * k + b];
+        if (load > 0) cap.cut = std::min(cap.cut, 2 * lines / load);
+      }
   }
   return cap;
 }

@@ -5,32 +5,40 @@
 #include <bit>
 #include <cctype>
 #include <stdexcept>
+#include <string_view>
 
 #include <fmt/format.h>
 
 namespace hpcnet::sim {
 
 std::string MeshShape::name() const {
-  return dims == 3 ? fmt::format("{}x{}x{}", k[0], k[1], k[2]) : fmt::format("{}x{}", k[0], k[1]);
+  return (dims == 3 ? fmt::format("{}x{}x{}", k[0], k[1], k[2]) : fmt::format("{}x{}", k[0], k[1])) +
+         (torus ? "-torus" : "");
 }
 
-MeshShape MeshShape::parse(const std::string& text) {
+MeshShape MeshShape::parse(const std::string& name) {
+  static constexpr std::string_view kTorus = "-torus";
+  const bool torus = name.size() > kTorus.size() && name.ends_with(kTorus);
+  const std::string text = torus ? name.substr(0, name.size() - kTorus.size()) : name;
   std::vector<unsigned> v;
   size_t pos = 0;
   while (pos <= text.size()) {
     const size_t x = text.find('x', pos);
     const std::string part = text.substr(pos, x == std::string::npos ? std::string::npos : x - pos);
     if (part.empty() || part.size() > 3 || !std::all_of(part.begin(), part.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
-      throw std::invalid_argument(fmt::format("bad mesh '{}': expected KxK or KxKxK, e.g. 8x8 or 4x4x4", text));
+      throw std::invalid_argument(
+          fmt::format("bad mesh '{}': expected KxK or KxKxK, e.g. 8x8 or 4x4x4 (a torus: 8x8-torus)", name));
     v.push_back(static_cast<unsigned>(std::stoul(part)));
     if (x == std::string::npos) break;
     pos = x + 1;
   }
   if (v.size() < 2 || v.size() > 3)
-    throw std::invalid_argument(fmt::format("bad mesh '{}': 2 or 3 dimensions (e.g. 8x8 or 4x4x4)", text));
+    throw std::invalid_argument(fmt::format("bad mesh '{}': 2 or 3 dimensions (e.g. 8x8 or 4x4x4)", name));
   for (unsigned r : v)
-    if (r < 2 || r > 64) throw std::invalid_argument(fmt::format("bad mesh '{}': radix {} outside 2..64", text, r));
-  return v.size() == 2 ? MeshShape(v[0], v[1]) : MeshShape(v[0], v[1], v[2]);
+    if (r < 2 || r > 64) throw std::invalid_argument(fmt::format("bad mesh '{}': radix {} outside 2..64", name, r));
+  MeshShape s = v.size() == 2 ? MeshShape(v[0], v[1]) : MeshShape(v[0], v[1], v[2]);
+  s.torus = torus;
+  return s;
 }
 
 const char* mode_name(NetMode m) {
@@ -66,7 +74,10 @@ std::string NetSpec::buf_error() const {
                ? fmt::format("{}: buffer depth {} packets below the DBFC minimum {} (ADBR in {} dimensions needs input "
                              "buffers of at least {} packets)",
                              label(), buf_pkts, min_buf(), shape.dims, shape.dims)
-               : fmt::format("{}: buffer depth {} packets: at least 1 needed", label(), buf_pkts);
+           : shape.torus ? fmt::format("{}: buffer depth {} packets below the bubble rule's minimum 2 (a packet entering a "
+                                       "ring of the torus needs room for two packets)",
+                                       label(), buf_pkts)
+                         : fmt::format("{}: buffer depth {} packets: at least 1 needed", label(), buf_pkts);
   return {};
 }
 
@@ -180,7 +191,8 @@ Traffic::Traffic(const MeshShape& s, const PatternConfig& cfg) : cfg_(cfg), node
           for (int dir : {-1, 1}) {
             auto o = c;
             o[d] += dir;
-            if (o[d] >= 0 && o[d] < static_cast<int>(s.k[d])) nb_.push_back(s.id(o));
+            if (s.torus) o[d] = (o[d] + static_cast<int>(s.k[d])) % static_cast<int>(s.k[d]);  // wraparound
+            if (o[d] >= 0 && o[d] < static_cast<int>(s.k[d]) && o[d] != c[d]) nb_.push_back(s.id(o));
           }
       }
       nb_begin_.push_back(static_cast<uint32_t>(nb_.size()));

@@ -106,6 +106,32 @@ TEST_CASE("capacity: ideal throughput against limits worked out by hand", "[net]
     CHECK(c.dor() == Approx(1.0 / 8));
     CHECK(c.dor_channel >= c.eject);  // no channel carries more than the hotspot receives
   }
+  SECTION("8x8 torus uniform: the + way carries the ties") {
+    // Each node sends 1/63 to every other. X phase in a row: offsets +1..+4 (the tie, 4, goes +)
+    // and -1..-3, 8 destinations per offset. The X+ channel leaving a node carries the sources j
+    // = 0..3 behind it whose offset exceeds j: 4+3+2+1 = 10 offsets x 8/63 = 80/63; X-: 6 x 8/63.
+    // Y phase likewise, 8 source columns x 1 destination: 80/63. An arc of 4 columns holds 32
+    // sources sending 32/63 each outside, over 2 x 8 channels: 64/63 per channel.
+    const MeshShape t = MeshShape(8, 8).as_torus();
+    const Capacity c = ideal_capacity(t, Traffic(t, pc(Pattern::uniform)));
+    CHECK(c.dor_channel == Approx(63.0 / 80));
+    CHECK(c.cut == Approx(63.0 / 64));
+    CHECK(c.eject == Approx(1.0));
+    CHECK(c.dor() == Approx(63.0 / 80));
+    CHECK(c.any() == Approx(63.0 / 64));
+  }
+  SECTION("8x8 torus bit-complement: twice the mesh's limit") {
+    // x -> 7-x the shorter way round: x = 0, 4 go -1; 1, 5 go -3; 2, 6 go +3; 3, 7 go +1. The X+
+    // channel 3 -> 4 carries x = 2 and 3, 7 -> 0 carries 6 and 7; X- 0 -> 7 carries 0 and 1, 4 -> 3
+    // carries 4 and 5: 2 per node's load at most (Y alike). The arc of columns 0..3 sends all of
+    // its 32 sources' load outside over 16 channels: 2 again.
+    const MeshShape t = MeshShape(8, 8).as_torus();
+    const Capacity c = ideal_capacity(t, Traffic(t, pc(Pattern::bitcomp)));
+    CHECK(c.dor_channel == Approx(0.5));
+    CHECK(c.cut == Approx(0.5));
+    CHECK(c.dor() == Approx(0.5));
+    CHECK(c.any() == Approx(0.5));
+  }
   SECTION("3-D: a 2x2x2 bit-complement crosses every cut once") {
     // every node sends to the opposite corner: 4 sources cross each cut per direction, over 4 links
     const Capacity c = ideal_capacity(MeshShape(2, 2, 2), Traffic(MeshShape(2, 2, 2), pc(Pattern::bitcomp)));

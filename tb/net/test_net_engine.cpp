@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <set>
 #include <string>
 #include <vector>
@@ -70,6 +71,69 @@ TEST_CASE("engine: NodeCoords gives MeshShape's hop counts and the route fields,
   const MeshShape m(4, 3, 2);
   CHECK(NodeCoords(m).route(23, 0) == 0x00FFFEFDu);  // (-3, -2, -1)
   CHECK(NodeCoords(m).route(0, 23) == 0x00010203u);
+}
+
+// Breadth-first search on the torus's graph (every node linked to its +-1 neighbour in every
+// dimension, wrapping): the hop counts NodeCoords and MeshShape must give.
+std::vector<unsigned> torus_bfs(const MeshShape& m, unsigned src) {
+  std::vector<unsigned> dist(m.nodes(), ~0u);
+  std::vector<unsigned> queue{src};
+  dist[src] = 0;
+  for (size_t i = 0; i < queue.size(); ++i) {
+    const unsigned a = queue[i];
+    for (unsigned d = 0; d < m.dims; ++d)
+      for (int dir : {-1, 1}) {
+        auto c = m.coords(a);
+        c[d] = (c[d] + dir + static_cast<int>(m.k[d])) % static_cast<int>(m.k[d]);
+        const unsigned b = m.id(c);
+        if (dist[b] == ~0u) {
+          dist[b] = dist[a] + 1;
+          queue.push_back(b);
+        }
+      }
+  }
+  return dist;
+}
+
+TEST_CASE("engine: torus routes are minimal (breadth-first search), + on a tie, and reach the destination",
+          "[net][engine]") {
+  for (const char* name : {"4x4-torus", "5x3-torus", "8x8-torus", "3x3x3-torus", "4x2x3-torus", "2x2-torus"}) {
+    const MeshShape m = MeshShape::parse(name);
+    REQUIRE(m.torus);
+    REQUIRE(m.name() == name);
+    const NodeCoords c(m);
+    unsigned diameter = 0;
+    for (unsigned a = 0; a < m.nodes(); ++a) {
+      const auto dist = torus_bfs(m, a);
+      for (unsigned b = 0; b < m.nodes(); ++b) {
+        INFO(name << " " << a << " -> " << b);
+        REQUIRE(c.hops(a, b) == dist[b]);
+        REQUIRE(m.hops(a, b) == dist[b]);
+        REQUIRE(c.route(a, b) == route_field(m, a, b));
+        // walking the route field's signed hops round the rings lands on b
+        auto at = m.coords(a);
+        for (unsigned d = 0; d < 3; ++d) {
+          const int h = static_cast<int8_t>((c.route(a, b) >> (8 * d)) & 0xFF);
+          const int k = static_cast<int>(m.k[d]);
+          REQUIRE(2 * std::abs(h) <= k);                  // the shorter way round
+          if (2 * std::abs(h) == k) REQUIRE(h > 0);       // a tie goes the + way
+          at[d] = (at[d] + h + k) % k;
+        }
+        REQUIRE(m.id(at) == b);
+        diameter = std::max(diameter, dist[b]);
+      }
+    }
+    CHECK(m.diameter() == diameter);
+  }
+  // 8x8 torus: node 0 -> 7 is one hop the - way (a mesh: 7 hops); 0 -> 4 four hops the + way
+  const NodeCoords t(MeshShape(8, 8).as_torus());
+  CHECK(t.route(0, 7) == 0x000000FFu);
+  CHECK(t.route(0, 4) == 0x00000004u);
+  CHECK(t.route(7, 0) == 0x00000001u);
+  CHECK(NodeCoords(MeshShape(8, 8)).route(0, 7) == 0x00000007u);
+  CHECK_FALSE(MeshShape::parse("8x8") == MeshShape::parse("8x8-torus"));
+  CHECK_THROWS_WITH(MeshShape::parse("-torus"), Contains("bad mesh"));
+  CHECK_THROWS_WITH(MeshShape::parse("8x8-tor"), Contains("bad mesh"));
 }
 
 TEST_CASE("engine: mesh shapes, node ids and hop counts", "[net][engine]") {

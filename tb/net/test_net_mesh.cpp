@@ -1,7 +1,9 @@
 // test_net_mesh.cpp: the Verilated meshes (rtl/net/net_mesh.sv) under the traffic engine and
 // its checker: all-to-all delivery in every mode, the run-time buffer depth (checked by NetSim),
 // the watchdog's dump of the blocked buffers, and saturated traffic of every pattern for a
-// million cycles in ADBR mode at the DBFC minimum buffer depth. Every run checks every flit
+// million cycles in ADBR mode at the DBFC minimum buffer depth; the tori (DOR-VCT with the bubble
+// rule) likewise: all-to-all, zero-load timing over the wraparound links, saturated traffic of
+// every pattern for a million cycles at the bubble rule's minimum depth (2). Every run checks every flit
 // (destination, payload, minimal hop count, exactly once, DOR flow order) and fails on a stall.
 // HPCNET_NET_CYCLES overrides the length of the saturated runs; HPCNET_SEED their seed;
 // HPCNET_TRACE=file[:first[:last]] traces a window of any of these runs.
@@ -110,6 +112,28 @@ TEST_CASE("mesh: all-to-all 3x3x3 dorvct, 3-packet buffers", "[net][mesh]") {
   all_to_all("Vnet_mesh_3x3x3_dorvct", 0.6, 3);
 }
 
+// --- tori: all-to-all on 4x4 (the half-way ties) and 3x3x3, at depth 2 and 3 ---
+// The checker requires every packet's hop counter to equal the torus distance, so every packet
+// that should take a wraparound link has taken it.
+TEST_CASE("torus: all-to-all 4x4 dorvct", "[net][torus]") { all_to_all("Vnet_torus_4x4_dorvct"); }
+TEST_CASE("torus: all-to-all 3x3x3 dorvct", "[net][torus]") { all_to_all("Vnet_torus_3x3x3_dorvct"); }
+TEST_CASE("torus: all-to-all 4x4 dorvct, 3-packet buffers", "[net][torus]") {
+  all_to_all("Vnet_torus_4x4_dorvct", 0.6, 3);
+}
+TEST_CASE("torus: all-to-all 3x3x3 dorvct, 3-packet buffers", "[net][torus]") {
+  all_to_all("Vnet_torus_3x3x3_dorvct", 0.6, 3);
+}
+
+TEST_CASE("torus: the bubble rule's minimum depth, and the shapes found by name", "[net][torus]") {
+  REQUIRE_THROWS_WITH(make_net("Vnet_torus_4x4_dorvct", 1), Contains("below the bubble rule's minimum 2"));
+  REQUIRE(make_net("Vnet_torus_4x4_dorvct")->spec().buf_pkts == 2);
+  REQUIRE(make_net("Vnet_torus_4x4_dorvct")->spec().shape == MeshShape(4, 4).as_torus());
+  REQUIRE(make_net(MeshShape(8, 8).as_torus(), NetMode::dor_vct, 6)->spec().model == "Vnet_torus_8x8_dorvct");
+  REQUIRE_THROWS_WITH(make_net(MeshShape(4, 4).as_torus(), NetMode::adbr), Contains("no 4x4-torus adbr mesh model"));
+  // the mesh of the same shape is a different model
+  REQUIRE(make_net(MeshShape(4, 4), NetMode::dor_vct)->spec().model == "Vnet_mesh_4x4_dorvct");
+}
+
 // --- NetSim refuses a buffer depth the model cannot run, naming the limit ---
 TEST_CASE("mesh: buffer depth outside the model's range is refused", "[net][mesh]") {
   REQUIRE_THROWS_WITH(make_net("Vnet_mesh_4x4_adbr", 1), Contains("below the DBFC minimum 2"));
@@ -211,6 +235,26 @@ TEST_CASE("mesh: zero-load latency is 2 cycles per hop plus a fixed overhead, ev
   }
 }
 
+// Every hop count of the torus (1 .. its diameter, 4 on 4x4 against 6 on the mesh; 3 on 3x3x3)
+// occurs at load 0.01, at exactly 2 cycles per hop plus the mesh's fixed overhead: the wraparound
+// links are links like the others, and no packet travels further than the torus distance.
+TEST_CASE("torus: zero-load latency is 2 cycles per hop over the wraparound links", "[net][torus]") {
+  for (const char* m : {"Vnet_torus_4x4_dorvct", "Vnet_torus_3x3x3_dorvct"}) {
+    auto net = make_net(m);
+    const NetStats s = net->run(uniform_run(m, 0.01, 1000, 30000));
+    INFO(m);
+    REQUIRE(s.stable);
+    const unsigned diam = net->spec().shape.diameter();
+    CHECK(diam == (net->spec().shape.dims == 2 ? 4u : 3u));
+    for (unsigned h = 1; h <= diam; ++h) {
+      CAPTURE(h);
+      REQUIRE(s.hop_count[h] > 0);
+      CHECK(s.hop_lat_min[h] == 2 * h + 6);
+    }
+    for (unsigned h = diam + 1; h < s.hop_count.size(); ++h) REQUIRE(s.hop_count[h] == 0);
+  }
+}
+
 // --- saturated traffic, 1M cycles, every pattern, DBFC minimum buffers (8x8: 2, 4x4x4: 3) ---
 #define HPCNET_SATURATED(model, mesh, pat)                                                    \
   TEST_CASE("saturated: " mesh " adbr " #pat " 1M cycles", "[net][mesh][saturated]") {       \
@@ -227,6 +271,23 @@ TEST_CASE("mesh: zero-load latency is 2 cycles per hop plus a fixed overhead, ev
   HPCNET_SATURATED(model, mesh, neighbor)
 HPCNET_SATURATED_ALL("Vnet_mesh_8x8_adbr_b2", "8x8")
 HPCNET_SATURATED_ALL("Vnet_mesh_4x4x4_adbr", "4x4x4")
+
+// --- the same on the tori, DOR-VCT at the bubble rule's minimum depth (2) ---
+#define HPCNET_SATURATED_TORUS(model, torus, pat)                                             \
+  TEST_CASE("saturated: " torus " dorvct " #pat " 1M cycles", "[net][torus][saturated]") {  \
+    REQUIRE(make_net(model)->spec().buf_pkts == 2);                                           \
+    REQUIRE(make_net(model)->spec().shape == MeshShape::parse(torus));                        \
+    saturated(model, Pattern::pat);                                                          \
+  }
+#define HPCNET_SATURATED_TORUS_ALL(model, torus)   \
+  HPCNET_SATURATED_TORUS(model, torus, uniform)   \
+  HPCNET_SATURATED_TORUS(model, torus, transpose) \
+  HPCNET_SATURATED_TORUS(model, torus, bitcomp)   \
+  HPCNET_SATURATED_TORUS(model, torus, bitrev)    \
+  HPCNET_SATURATED_TORUS(model, torus, hotspot)   \
+  HPCNET_SATURATED_TORUS(model, torus, neighbor)
+HPCNET_SATURATED_TORUS_ALL("Vnet_torus_8x8_dorvct", "8x8-torus")
+HPCNET_SATURATED_TORUS_ALL("Vnet_torus_4x4x4_dorvct", "4x4x4-torus")
 
 // --- a mesh split into blocks evaluated by two threads (NetSim, docs/net_sim.md, Threads) ---
 // The split model (two 4x2 blocks joined by NetSim) must be the same cycle for cycle as the whole

@@ -6,18 +6,24 @@
 // number (DBFC: a packet with hops in k dimensions may enter a buffer with >= k free packet
 // slots); DOR: the lowest such dimension only, k = 1; no hop left: ejection, k = 0. Admissible:
 // candidate, free, credit >= k. Selection: most credits, then the dimension with the fewest hops
-// left (Sel = 0), then the lowest port.
+// left (Sel = 0), then the lowest port. Torus (DOR-VCT with the bubble rule of Puente et al.): the
+// same single port, k = 1 when it is the input port the packet is buffered at (the packet
+// continues in its ring), 2 when it enters a ring (from injection or another dimension); every
+// input port x every hop combination x every free pattern x credits 0..3.
 #include <catch2/catch.hpp>
 
 #include <array>
 #include <cstdint>
 #include <cstdlib>
 #include <random>
+#include <string>
 #include <type_traits>
 
 #include "Vrtr_route_2d_adbr.h"
 #include "Vrtr_route_2d_dor.h"
 #include "Vrtr_route_3d_adbr.h"
+#include "Vrtr_route_2d_torus.h"
+#include "Vrtr_route_3d_torus.h"
 #include "hpcnet/tb/seed.hpp"
 
 namespace {
@@ -26,8 +32,10 @@ struct Ref {
   unsigned omask = 0, k = 0, pref = 0, cand = 0, sel = 0;
 };
 
-// hops[d] signed, free: bit per port (local = 2*dims), cred[o] per network output.
-Ref reference(unsigned dims, bool adbr, const int* hops, unsigned free, const unsigned* cred) {
+// hops[d] signed, free: bit per port (local = 2*dims), cred[o] per network output; torus: DOR with
+// the bubble rule for a packet in input port `inport`.
+Ref reference(unsigned dims, bool adbr, const int* hops, unsigned free, const unsigned* cred, bool torus = false,
+              unsigned inport = 0) {
   Ref r;
   unsigned nn = 2 * dims;
   int best_abs = 0;
@@ -37,7 +45,7 @@ Ref reference(unsigned dims, bool adbr, const int* hops, unsigned free, const un
     if (!adbr && found) continue;
     unsigned port = 2 * d + (hops[d] < 0 ? 1 : 0);
     r.omask |= 1u << port;
-    r.k = adbr ? r.k + 1 : 1;
+    r.k = adbr ? r.k + 1 : torus ? (port == inport ? 1 : 2) : 1;
     int a = std::abs(hops[d]);
     if (!found || a < best_abs) {
       best_abs = a;
@@ -68,7 +76,8 @@ Ref reference(unsigned dims, bool adbr, const int* hops, unsigned free, const un
 }
 
 template <class M>
-void check(M& m, unsigned dims, bool adbr, const int* hops, unsigned free, const unsigned* cred) {
+void check(M& m, unsigned dims, bool adbr, const int* hops, unsigned free, const unsigned* cred, bool torus = false,
+           unsigned inport = 0) {
   std::uint32_t route = 0;
   for (unsigned d = 0; d < 3; ++d) route |= std::uint32_t(std::uint8_t(d < dims ? hops[d] : 0)) << (8 * d);
   std::uint32_t cw = 0;
@@ -76,10 +85,13 @@ void check(M& m, unsigned dims, bool adbr, const int* hops, unsigned free, const
   m.route_i = route;
   m.ofree_i = static_cast<std::remove_reference_t<decltype(m.ofree_i)>>(free);
   m.credit_i = static_cast<std::remove_reference_t<decltype(m.credit_i)>>(cw);
+  // a mesh ignores the input port: give it one that varies with the case
+  m.inport_i = static_cast<std::remove_reference_t<decltype(m.inport_i)>>(torus ? inport : free % (2 * dims + 1));
   m.eval();
-  Ref r = reference(dims, adbr, hops, free, cred);
+  Ref r = reference(dims, adbr, hops, free, cred, torus, inport);
   INFO("hops " << hops[0] << "," << hops[1] << "," << (dims > 2 ? hops[2] : 0) << " free 0x"
-               << std::hex << free << " credits 0x" << cw << std::dec);
+               << std::hex << free << " credits 0x" << cw << std::dec << (torus ? " torus, input port " : "")
+               << (torus ? std::to_string(inport) : std::string()));
   REQUIRE(unsigned(m.omask_o) == r.omask);
   REQUIRE(unsigned(m.k_o) == r.k);
   if (adbr && r.k > 0) REQUIRE(unsigned(m.pref_o) == r.pref);
@@ -139,6 +151,47 @@ TEST_CASE("rtr_route 3-D ADBR: candidates, DBFC admission and selection", "[rtr_
             check(m, 3, true, hops, free, cred.data());
           }
       }
+}
+
+TEST_CASE("rtr_route 2-D torus: DOR with the bubble rule (k by input port), exhaustive", "[rtr_route]") {
+  auto ctx = std::make_unique<VerilatedContext>();
+  Vrtr_route_2d_torus m(ctx.get());
+  std::array<unsigned, 4> cred{};
+  long n = 0, k2 = 0;
+  for (unsigned in = 0; in < 5; ++in)
+    for (int x = -3; x <= 3; ++x)
+      for (int y = -3; y <= 3; ++y)
+        for (unsigned free = 0; free < 32; ++free)
+          for (unsigned c = 0; c < 256; ++c) {
+            for (unsigned p = 0; p < 4; ++p) cred[p] = (c >> (2 * p)) & 3;
+            int hops[3] = {x, y, 0};
+            check(m, 2, false, hops, free, cred.data(), true, in);
+            k2 += m.k_o == 2;
+            ++n;
+          }
+  REQUIRE(n == 5L * 7 * 7 * 32 * 256);
+  REQUIRE(k2 > 0);  // the entering case occurs (and the reference decides each one)
+}
+
+TEST_CASE("rtr_route 3-D torus: DOR with the bubble rule (k by input port)", "[rtr_route]") {
+  auto ctx = std::make_unique<VerilatedContext>();
+  Vrtr_route_3d_torus m(ctx.get());
+  std::array<unsigned, 6> cred{};
+  for (unsigned in = 0; in < 7; ++in)
+    for (int x = -2; x <= 2; ++x)
+      for (int y = -2; y <= 2; ++y)
+        for (int z = -2; z <= 2; ++z) {
+          int hops[3] = {x, y, z};
+          for (unsigned c = 0; c < 4096; ++c) {
+            for (unsigned p = 0; p < 6; ++p) cred[p] = (c >> (2 * p)) & 3;
+            check(m, 3, false, hops, 0x7f, cred.data(), true, in);
+          }
+          for (unsigned free = 0; free < 128; ++free)
+            for (unsigned c : {0u, 0x555u, 0xaaau, 0xfffu}) {
+              for (unsigned p = 0; p < 6; ++p) cred[p] = (c >> (2 * p)) & 3;
+              check(m, 3, false, hops, free, cred.data(), true, in);
+            }
+        }
 }
 
 TEST_CASE("rtr_route: large hop counts (random)", "[rtr_route]") {

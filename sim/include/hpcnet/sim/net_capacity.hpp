@@ -1,4 +1,4 @@
-// hpcnet/sim/net_capacity.hpp: the ideal throughput of a traffic pattern on a mesh, from its
+// hpcnet/sim/net_capacity.hpp: the ideal throughput of a traffic pattern on a mesh or torus, from its
 // traffic matrix (Traffic::dest_probs) and channel loads, the analysis of Dally and Towles
 // ("Principles and Practices of Interconnection Networks", ch. 3): every non-silent node offers
 // the same load; the throughput limit is the offered load (flits/node/cycle) at which the busiest
@@ -13,11 +13,13 @@ namespace hpcnet::sim {
 
 struct Capacity {
   // Dimension-order routing (the lowest dimension with hops left first, as the router's DOR
-  // modes): 1 / the largest channel load when every node offers 1 flit/cycle.
+  // modes; in a torus the shorter way round each ring, + on a tie): 1 / the largest channel load
+  // when every node offers 1 flit/cycle.
   double dor_channel = 0;
   // Any routing, minimal or not: for every dimension, every cut between two neighbouring
   // coordinates and each direction, the channels crossing the cut / the load that must cross
-  // it; the smallest ratio.
+  // it; the smallest ratio. Torus: every arc of coordinates of a ring, the 2 channels per line
+  // leaving it (one each way round) / the load its nodes send outside it.
   double cut = 0;
   // 1 / the largest load on one node's ejection port (a hotspot).
   double eject = 0;

@@ -138,8 +138,9 @@ class NetSim final : public NetSimBase {
     using namespace netport;
     if (kBlock != (nb_ > 1))
       throw std::logic_error(fmt::format("NetSim: {}: a model of a block needs threads > 1, a whole mesh threads 1", spec.label()));
-    if (nb_ > 1 && (spec.shape.dims != 2 || spec.shape.k[1] % nb_ != 0))
-      throw std::invalid_argument(fmt::format("NetSim: {}: a split mesh is 2-D with K1 a multiple of the threads", spec.label()));
+    if (nb_ > 1 && (spec.shape.dims != 2 || spec.shape.k[1] % nb_ != 0 || spec.shape.torus))
+      throw std::invalid_argument(
+          fmt::format("NetSim: {}: a split mesh is 2-D with K1 a multiple of the threads, and no torus", spec.label()));
     if (nb_ > 1 && trace.enabled())
       throw std::invalid_argument(fmt::format("NetSim: {}: tracing needs the whole mesh in one model (threads 1)", spec.label()));
     for (unsigned b = 0; b < nb_; ++b) h_.push_back(std::make_unique<Harness<V>>(312.5, b == 0 ? std::move(trace) : TraceWindow{}));

@@ -1,5 +1,5 @@
-// hpcnet/sim/net_types.hpp: basic types of the network simulation: the mesh shape (node ids and
-// coordinates), the router mode, the description of a Verilated mesh model, a fast seeded random
+// hpcnet/sim/net_types.hpp: basic types of the network simulation: the mesh or torus shape (node
+// ids, coordinates, minimal routes), the router mode, the description of a Verilated mesh model, a fast seeded random
 // generator and a growable ring buffer (no allocation per operation once it has grown).
 //
 // Node id = x + K0*(y + K1*z), the numbering of rtl/net/net_mesh.sv.
@@ -14,14 +14,32 @@
 
 namespace hpcnet::sim {
 
-// A k0 x k1 [x k2] mesh (no wraparound). dims is 2 or 3; k[2] is 1 for 2-D.
+// The signed hops of a minimal route from coordinate a to b in a dimension of radix k: b - a in a
+// mesh; in a torus (a ring per line, wraparound links) the shorter way round, the + direction when
+// both ways are equally long (k even, |b - a| = k/2): -(k-1)/2 .. k/2.
+inline int ring_offset(int a, int b, unsigned k, bool torus) {
+  int d = b - a;
+  if (!torus) return d;
+  const int kk = static_cast<int>(k);
+  if (d < 0) d += kk;       // 0 .. k-1, the + way round
+  return 2 * d > kk ? d - kk : d;
+}
+
+// A k0 x k1 [x k2] mesh (no wraparound), or a torus (torus = true: wraparound in every dimension).
+// dims is 2 or 3; k[2] is 1 for 2-D.
 struct MeshShape {
   unsigned dims = 2;
   std::array<unsigned, 3> k{4, 4, 1};
+  bool torus = false;
 
   MeshShape() = default;
   MeshShape(unsigned k0, unsigned k1) : dims(2), k{k0, k1, 1} {}
   MeshShape(unsigned k0, unsigned k1, unsigned k2) : dims(3), k{k0, k1, k2} {}
+  MeshShape as_torus() const {
+    MeshShape s = *this;
+    s.torus = true;
+    return s;
+  }
 
   unsigned nodes() const { return k[0] * k[1] * k[2]; }
   std::array<int, 3> coords(unsigned id) const {
@@ -30,45 +48,51 @@ struct MeshShape {
   unsigned id(const std::array<int, 3>& c) const {
     return static_cast<unsigned>(c[0]) + k[0] * (static_cast<unsigned>(c[1]) + k[1] * static_cast<unsigned>(c[2]));
   }
-  // Minimal hop count (Manhattan distance) between two nodes.
+  // The signed hops of the minimal route from a to b in dimension d (ring_offset).
+  int offset(unsigned a, unsigned b, unsigned d) const { return ring_offset(coords(a)[d], coords(b)[d], k[d], torus); }
+  // Minimal hop count between two nodes (Manhattan distance; the shorter way round each ring of a torus).
   unsigned hops(unsigned a, unsigned b) const {
-    const auto ca = coords(a), cb = coords(b);
     unsigned h = 0;
-    for (int d = 0; d < 3; ++d) h += static_cast<unsigned>(ca[d] > cb[d] ? ca[d] - cb[d] : cb[d] - ca[d]);
+    for (unsigned d = 0; d < 3; ++d) h += static_cast<unsigned>(std::abs(offset(a, b, d)));
     return h;
   }
-  unsigned diameter() const { return k[0] + k[1] + k[2] - 3; }
-  std::string name() const;                        // "8x8", "3x3x3"
+  unsigned diameter() const { return torus ? k[0] / 2 + k[1] / 2 + k[2] / 2 : k[0] + k[1] + k[2] - 3; }
+  std::string name() const;                        // "8x8", "3x3x3", "8x8-torus"
   static MeshShape parse(const std::string& text);  // inverse of name(); throws std::invalid_argument
   bool operator==(const MeshShape&) const = default;
 };
 
-// The coordinates of every node of a mesh, computed once (MeshShape::coords divides): the route
-// fields and hop counts the traffic engine and the checker need for every packet.
+// The coordinates of every node of a mesh or torus, computed once (MeshShape::coords divides): the
+// route fields and hop counts the traffic engine and the checker need for every packet.
 class NodeCoords {
  public:
-  explicit NodeCoords(const MeshShape& s) : c_(s.nodes()) {
+  explicit NodeCoords(const MeshShape& s) : k_(s.k), torus_(s.torus), c_(s.nodes()) {
     for (unsigned n = 0; n < s.nodes(); ++n) {
       const auto a = s.coords(n);
       c_[n] = {static_cast<int16_t>(a[0]), static_cast<int16_t>(a[1]), static_cast<int16_t>(a[2])};
     }
   }
+  // The signed hops of the minimal route from a to b in dimension d (MeshShape::offset).
+  int offset(unsigned a, unsigned b, unsigned d) const { return ring_offset(c_[a][d], c_[b][d], k_[d], torus_); }
   // Minimal hop count between two nodes (MeshShape::hops).
   unsigned hops(unsigned a, unsigned b) const {
     unsigned h = 0;
-    for (unsigned d = 0; d < 3; ++d) h += static_cast<unsigned>(std::abs(c_[a][d] - c_[b][d]));
+    for (unsigned d = 0; d < 3; ++d) h += static_cast<unsigned>(std::abs(offset(a, b, d)));
     return h;
   }
-  // Route field of a head flit from src to dst: signed (dst - src) per dimension in bytes 0..2,
-  // hop counter 0 (the flit format of net_checker.hpp).
+  // Route field of a head flit from src to dst: the signed hops of the minimal route per dimension
+  // (dst - src in a mesh; the shorter way round in a torus) in bytes 0..2, hop counter 0 (the flit
+  // format of net_checker.hpp).
   uint32_t route(unsigned src, unsigned dst) const {
     uint32_t r = 0;
     for (unsigned d = 0; d < 3; ++d)
-      r |= static_cast<uint32_t>(static_cast<uint8_t>(static_cast<int8_t>(c_[dst][d] - c_[src][d]))) << (8 * d);
+      r |= static_cast<uint32_t>(static_cast<uint8_t>(static_cast<int8_t>(offset(src, dst, d)))) << (8 * d);
     return r;
   }
 
  private:
+  std::array<unsigned, 3> k_;
+  bool torus_;
   std::vector<std::array<int16_t, 3>> c_;
 };
 
@@ -89,8 +113,9 @@ struct NetSpec {
   unsigned buf_max = 2;     // the model's BufPkts: the largest depth it can run
   unsigned threads = 1;     // the mesh split into this many blocks, evaluated in parallel (NetSim)
   unsigned flit_words() const { return flit_bits / 32; }
-  // Smallest depth: the DBFC minimum (Dims packets) in ADBR mode, one packet otherwise.
-  unsigned min_buf() const { return mode == NetMode::adbr ? shape.dims : 1; }
+  // Smallest depth: the DBFC minimum (Dims packets) in ADBR mode, the bubble rule's 2 on a torus,
+  // one packet otherwise.
+  unsigned min_buf() const { return mode == NetMode::adbr ? shape.dims : shape.torus ? 2 : 1; }
   // Empty when buf_pkts is one this model runs, else why not (the message names the model).
   std::string buf_error() const;
   NetSpec with_buf(unsigned b) const {
