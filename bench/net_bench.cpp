@@ -69,6 +69,9 @@ struct Sat {
   double max_accepted = 0; // highest accepted throughput seen on the way
 };
 
+// "8x8 mesh", "8x8-torus" (plot titles).
+std::string network_name(const MeshShape& s) { return s.torus ? s.name() : s.name() + " mesh"; }
+
 // The modes with a model of this shape, in the order adbr, dorvct, dorwh (a torus: dorvct only).
 std::vector<NetMode> built_modes(const MeshShape& shape) {
   std::vector<NetMode> ms;
@@ -523,10 +526,10 @@ class Bench {
         if (zl_.count({p, m, default_buf(m)})) l0 = std::min(l0, zl_.at({p, m, default_buf(m)}).lat());
       const double ycap = l0 < 1e9 ? std::min(ymax, 6 * l0) * 1.05 : ymax * 1.05;
       script += fmt::format(
-          "set output '{}'\nset title '{} mesh, {} traffic: latency against offered load'\n"
+          "set output '{}'\nset title '{}, {} traffic: latency against offered load'\n"
           "set xlabel 'offered load (flits/node/cycle)'\nset ylabel 'average latency (cycles)'\nset yrange [0:{:.1f}]\n"
           "plot ",
-          (dir / fmt::format("latency_{}.png", pattern_name(p))).string(), shape_.name(), pattern_name(p), ycap);
+          (dir / fmt::format("latency_{}.png", pattern_name(p))).string(), network_name(shape_), pattern_name(p), ycap);
       for (size_t i = 0; i < modes_.size(); ++i)
         script += fmt::format("{}'{}' using 1:{} with linespoints lw 2 title '{}'", i ? ", " : "", dat.string(), i + 2,
                               mode_name(modes_[i]));
@@ -551,10 +554,10 @@ class Bench {
         f << "\n";
       }
       script += fmt::format(
-          "set output '{}'\nset title '{} mesh, {}: saturation load against buffer depth'\n"
+          "set output '{}'\nset title '{}, {}: saturation load against buffer depth'\n"
           "set xlabel 'input buffer depth (packets)'\nset ylabel 'saturation load (flits/node/cycle)'\nset yrange [0:*]\n"
           "set xtics 1\nplot ",
-          (dir / fmt::format("buffers_{}.png", mode_name(m))).string(), shape_.name(), mode_name(m));
+          (dir / fmt::format("buffers_{}.png", mode_name(m))).string(), network_name(shape_), mode_name(m));
       for (size_t i = 0; i < patterns_.size(); ++i)
         script += fmt::format("{}'{}' using 1:{} with linespoints lw 2 title '{}'", i ? ", " : "", dat.string(), i + 2,
                               pattern_name(patterns_[i]));

@@ -26,6 +26,7 @@ module net_mesh #(
   parameter int Mode     = 0,
   parameter int Sel      = 0,
   parameter int Torus    = 0,
+  parameter int Bubble   = 1,   // torus: 0 drops the bubble rule (deadlocks; demonstrations only)
   localparam int Nodes   = K0 * K1 * K2
 ) (
   input  logic                   clk_i,
@@ -54,7 +55,7 @@ module net_mesh #(
   /* verilator lint_off PINCONNECTEMPTY */  // boundary outputs unused
   rtr_router #(
     .Dims(Dims), .K0(K0), .K1(K1), .K2(K2), .BufPkts(BufPkts), .PktFlits(PktFlits),
-    .FlitW(FlitW), .Mode(Mode), .Sel(Sel), .Ext(1'b0), .Torus(Torus)
+    .FlitW(FlitW), .Mode(Mode), .Sel(Sel), .Ext(1'b0), .Torus(Torus), .Bubble(Bubble)
   ) u_net (
     .clk_i, .rst_ni, .buf_pkts_i,
     .in_valid_i ('0),

@@ -114,3 +114,8 @@ rtr_torus_model(4x4_dorvct 4 4 1 3)
 rtr_torus_model(3x3x3_dorvct 3 3 3 3)
 rtr_torus_model(8x8_dorvct 8 8 1 6)
 rtr_torus_model(4x4x4_dorvct 4 4 4 2)
+# The 8x8 torus without the bubble rule (Bubble = 0): it deadlocks under saturated uniform traffic;
+# tb/net shows that the watchdog catches it (the rule is needed, and the stress test can fail). Not
+# a Vnet_ model: NetSim's table of networks (sim/net_models.cmake) never offers it.
+hpcnet_model(PREFIX Vrtr_torus_8x8_nobubble TOP net_mesh SOURCES ${RTR_RTL} ${HPCNET_RTL}/net/net_mesh.sv
+             ARGS --unroll-count 8 -GDims=2 -GK0=8 -GK1=8 -GK2=1 -GMode=1 -GBufPkts=2 -GTorus=1 -GBubble=0)

@@ -83,17 +83,17 @@ package rtr_pkg;
   //                      network port; DOR: the port of the lowest dimension with hops left; the
   //                      local port 2*Dims when no hop is left)
   //   k     [NP+1:NP]    DBFC requirement: free packet slots needed downstream (ADBR: dimensions
-  //                      with hops left; DOR: 1; 0 for ejection). Torus (DOR-VCT only): the
-  //                      bubble rule: 1 when the packet continues in its ring (output port =
-  //                      input port `inp`), 2 when it enters a ring (from injection or from
-  //                      another dimension)
+  //                      with hops left; DOR: 1; 0 for ejection). Bubble (a torus, DOR-VCT
+  //                      only): the bubble rule: 1 when the packet continues in its ring
+  //                      (output port = input port `inp`), 2 when it enters a ring (from
+  //                      injection or from another dimension)
   //   pref  [NP+3:NP+2]  dimension preferred when downstream credits tie (ADBR; see route_sel)
   // Sel: 0 = prefer the dimension with the fewest hops left (it finishes a dimension early and
   // lowers the DBFC requirement of the rest of the path), 1 = the one with the most hops left.
   // Ties: the lowest dimension. Dimensions >= Dims are ignored.
   function automatic logic [MaxInfoW-1:0] route_info(input logic [RouteW-1:0] r, input int Dims,
                                                      input int Mode, input int Sel,
-                                                     input logic [2:0] inp, input int Torus);
+                                                     input logic [2:0] inp, input int Bubble);
     logic [6:0] om;
     logic [1:0] k, pref;
     logic [7:0] a, best;
@@ -108,7 +108,7 @@ package rtr_pkg;
       if (d < Dims && a != 8'd0 && (Mode == ModeAdbr || !found)) begin
         om = om | (r[8*d+7] ? (7'(2) << (2*d)) : (7'(1) << (2*d)));
         if (Mode == ModeAdbr)  k = k + 2'd1;
-        else if (Torus != 0)   k = (32'(inp) == 2*d + (r[8*d+7] ? 1 : 0)) ? 2'd1 : 2'd2;  // bubble rule
+        else if (Bubble != 0)  k = (32'(inp) == 2*d + (r[8*d+7] ? 1 : 0)) ? 2'd1 : 2'd2;  // bubble rule
         else                   k = 2'd1;
         if (!found || (Sel == 0 ? (a < best) : (a > best))) begin
           best = a;

@@ -29,7 +29,9 @@
 // packets (<= 8; ADBR needs >= Dims, the DBFC minimum); PktFlits: flits per packet; FlitW: flit
 // width (a multiple of 32); Mode: 0 ADBR, 1 DOR-VCT, 2 DOR-wormhole; Sel: ADBR tie preference
 // (rtr_pkg::route_info); Ext: boundary ports used; Torus: wraparound links (Mode 1 only, BufPkts
-// >= 2). buf_pkts_i: the depth in use (BufMin..BufPkts, read during reset).
+// >= 2); Bubble: 0 drops the bubble rule on a torus (every hop needs one free slot): a torus that
+// deadlocks, for demonstrations and the test that shows the rule is needed (docs/router.md).
+// buf_pkts_i: the depth in use (BufMin..BufPkts, read during reset).
 //
 // Implementation: a combinational block computes every router's decisions for the cycle from the
 // state before the edge (skipping idle routers); the sequential block applies them in two passes
@@ -51,6 +53,7 @@ module rtr_router #(
   parameter int Sel      = 0,
   parameter bit Ext      = 1'b1,
   parameter int Torus    = 0,
+  parameter int Bubble   = 1,
   localparam int NR      = K0 * K1 * K2,  // routers
   localparam int NN      = 2 * Dims,      // network ports per router
   localparam int NP      = NN + 1,        // plus the local port
@@ -559,7 +562,7 @@ module rtr_router #(
                 widx = wptr_q[u][p*IdxW +: IdxW];
                 if (!wmid_q[u][p]) begin
                   infow_q[(u*NP + p)*Depth + 32'(widx)] =
-                      InfoW'(rtr_pkg::route_info(wroute, Dims, Mode, Sel, 3'(p), Torus));
+                      InfoW'(rtr_pkg::route_info(wroute, Dims, Mode, Sel, 3'(p), (Torus != 0 && Bubble != 0) ? 1 : 0));
                 end
                 wptr_q[u][p*IdxW +: IdxW] = (widx == IdxW'(Depth - 1)) ? '0 : widx + IdxW'(1);
                 cnt_q[u][p*CntW +: CntW]  = cnt_q[u][p*CntW +: CntW] + CntW'(1);
@@ -575,7 +578,7 @@ module rtr_router #(
                   for (int s = 0; s < NS; s++) begin
                     if (fs == SlotW'(s)) begin
                       info_q[u][(p*NS + s)*InfoW +: InfoW] =
-                          InfoW'(rtr_pkg::route_info(wroute, Dims, Mode, Sel, 3'(p), Torus));
+                          InfoW'(rtr_pkg::route_info(wroute, Dims, Mode, Sel, 3'(p), (Torus != 0 && Bubble != 0) ? 1 : 0));
                       older_q[u][(p*NS + s)*NS +: NS] = occ_q[u][p*NS +: NS];
                       for (int t = 0; t < NS; t++) begin
                         if (t != s) older_q[u][(p*NS + t)*NS + s] = 1'b0;
