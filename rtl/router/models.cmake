@@ -108,9 +108,11 @@ foreach(mv "adbr;0" "dorvct;1" "dorwh;2")
   rtr_split_model(4x4_${mn} 4 4 ${m} 3 2)
 endforeach()
 # Tori (DOR-VCT with the bubble rule, docs/router.md#torus): all-to-all on 4x4 (even radix: the
-# half-way ties) and 3x3x3 (odd), BufPkts 3; saturated traffic on 8x8 (BufPkts 6: also the
+# half-way ties) and 3x3x3 (odd), BufPkts 3, and 2x4 (radix 2: two channels each way between a
+# pair), BufPkts 2; saturated traffic on 8x8 (BufPkts 6: also the
 # benchmark's buffer sweep) and 4x4x4 at the bubble rule's minimum, 2.
 rtr_torus_model(4x4_dorvct 4 4 1 3)
+rtr_torus_model(2x4_dorvct 2 4 1 2)
 rtr_torus_model(3x3x3_dorvct 3 3 3 3)
 rtr_torus_model(8x8_dorvct 8 8 1 6)
 rtr_torus_model(4x4x4_dorvct 4 4 4 2)

@@ -107,9 +107,9 @@ package rtr_pkg;
       a = r[8*d+7] ? (8'd0 - r[8*d +: 8]) : r[8*d +: 8];
       if (d < Dims && a != 8'd0 && (Mode == ModeAdbr || !found)) begin
         om = om | (r[8*d+7] ? (7'(2) << (2*d)) : (7'(1) << (2*d)));
-        if (Mode == ModeAdbr)  k = k + 2'd1;
-        else if (Bubble != 0)  k = (32'(inp) == 2*d + (r[8*d+7] ? 1 : 0)) ? 2'd1 : 2'd2;  // bubble rule
-        else                   k = 2'd1;
+        // ADBR: one more dimension; DOR: 1, or 2 to enter a ring of a torus (the bubble rule)
+        k = (Mode == ModeAdbr) ? k + 2'd1
+          : (Bubble != 0 && 32'(inp) != 2*d + (r[8*d+7] ? 1 : 0)) ? 2'd2 : 2'd1;
         if (!found || (Sel == 0 ? (a < best) : (a > best))) begin
           best = a;
           pref = 2'(d);

@@ -191,7 +191,9 @@ Traffic::Traffic(const MeshShape& s, const PatternConfig& cfg) : cfg_(cfg), node
           for (int dir : {-1, 1}) {
             auto o = c;
             o[d] += dir;
-            if (s.torus) o[d] = (o[d] + static_cast<int>(s.k[d])) % static_cast<int>(s.k[d]);  // wraparound
+            // a torus wraps (radix 2: the node on both sides is listed twice, drawn twice as often;
+            // dest_probs counts it the same way)
+            if (s.torus) o[d] = (o[d] + static_cast<int>(s.k[d])) % static_cast<int>(s.k[d]);
             if (o[d] >= 0 && o[d] < static_cast<int>(s.k[d]) && o[d] != c[d]) nb_.push_back(s.id(o));
           }
       }

@@ -132,6 +132,28 @@ TEST_CASE("capacity: ideal throughput against limits worked out by hand", "[net]
     CHECK(c.dor() == Approx(0.5));
     CHECK(c.any() == Approx(0.5));
   }
+  SECTION("3x3 torus uniform (odd radix, no ties)") {
+    // Each node sends 1/8 to each of the 8 others. X phase: offsets +1 and -1 only; the X+ channel
+    // leaving a node carries its own packets to the 3 nodes of the next column: 3/8. Y phase: the
+    // Y+ channel leaving (x', y) carries the packets of the 3 sources of row y to (x', y+1): 3/8.
+    // An arc of one column (or two) holds 3 (6) sources sending 6/8 (3/8) each outside, over 2 x
+    // 3 channels: 18/8 either way.
+    const MeshShape t = MeshShape(3, 3).as_torus();
+    const Capacity c = ideal_capacity(t, Traffic(t, pc(Pattern::uniform)));
+    CHECK(c.dor_channel == Approx(8.0 / 3));
+    CHECK(c.cut == Approx(8.0 / 3));
+    CHECK(c.dor() == Approx(1.0));  // the injection and ejection ports
+  }
+  SECTION("2x2 torus uniform (radix 2: every hop a tie, taken the + way)") {
+    // Each node sends 1/3 to each of 3. The X+ channel leaving (0, y) carries the 2 packets to
+    // column 1 (2/3); the X- channels carry nothing. Y+ leaving (x', 0): 2 sources x 1/3. An arc
+    // of one column: 2 sources sending 2/3 each outside, over 2 lines x 2 channels (the - way
+    // counts for any routing): 4/3 over 4. The mesh of the same size: 1.5 and 1.5.
+    const MeshShape t = MeshShape(2, 2).as_torus();
+    const Capacity c = ideal_capacity(t, Traffic(t, pc(Pattern::uniform)));
+    CHECK(c.dor_channel == Approx(1.5));
+    CHECK(c.cut == Approx(3.0));
+  }
   SECTION("3-D: a 2x2x2 bit-complement crosses every cut once") {
     // every node sends to the opposite corner: 4 sources cross each cut per direction, over 4 links
     const Capacity c = ideal_capacity(MeshShape(2, 2, 2), Traffic(MeshShape(2, 2, 2), pc(Pattern::bitcomp)));
