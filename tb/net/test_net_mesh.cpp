@@ -296,39 +296,26 @@ TEST_CASE("torus: without the bubble rule the 8x8 torus deadlocks, and the watch
   CHECK(s.delivered > 100000);
 }
 
-// --- saturated traffic, 1M cycles, every pattern, DBFC minimum buffers (8x8: 2, 4x4x4: 3) ---
-#define HPCNET_SATURATED(model, mesh, pat)                                                    \
-  TEST_CASE("saturated: " mesh " adbr " #pat " 1M cycles", "[net][mesh][saturated]") {       \
-    REQUIRE(make_net(model)->spec().buf_pkts == MeshShape::parse(mesh).dims);                \
+// --- saturated traffic, 1M cycles, every pattern, at the minimum depth: ADBR meshes at the DBFC
+// minimum (8x8: 2, 4x4x4: 3), DOR-VCT tori at the bubble rule's (2) ---
+#define HPCNET_SATURATED(model, net, mode, depth, pat)                                        \
+  TEST_CASE("saturated: " net " " mode " " #pat " 1M cycles", "[net][saturated]") {          \
+    REQUIRE(make_net(model)->spec().buf_pkts == (depth));                                     \
+    REQUIRE(make_net(model)->spec().shape == MeshShape::parse(net));                          \
     saturated(model, Pattern::pat);                                                          \
   }
 // every pattern on one model
-#define HPCNET_SATURATED_ALL(model, mesh) \
-  HPCNET_SATURATED(model, mesh, uniform) \
-  HPCNET_SATURATED(model, mesh, transpose) \
-  HPCNET_SATURATED(model, mesh, bitcomp) \
-  HPCNET_SATURATED(model, mesh, bitrev) \
-  HPCNET_SATURATED(model, mesh, hotspot) \
-  HPCNET_SATURATED(model, mesh, neighbor)
-HPCNET_SATURATED_ALL("Vnet_mesh_8x8_adbr_b2", "8x8")
-HPCNET_SATURATED_ALL("Vnet_mesh_4x4x4_adbr", "4x4x4")
-
-// --- the same on the tori, DOR-VCT at the bubble rule's minimum depth (2) ---
-#define HPCNET_SATURATED_TORUS(model, torus, pat)                                             \
-  TEST_CASE("saturated: " torus " dorvct " #pat " 1M cycles", "[net][torus][saturated]") {  \
-    REQUIRE(make_net(model)->spec().buf_pkts == 2);                                           \
-    REQUIRE(make_net(model)->spec().shape == MeshShape::parse(torus));                        \
-    saturated(model, Pattern::pat);                                                          \
-  }
-#define HPCNET_SATURATED_TORUS_ALL(model, torus)   \
-  HPCNET_SATURATED_TORUS(model, torus, uniform)   \
-  HPCNET_SATURATED_TORUS(model, torus, transpose) \
-  HPCNET_SATURATED_TORUS(model, torus, bitcomp)   \
-  HPCNET_SATURATED_TORUS(model, torus, bitrev)    \
-  HPCNET_SATURATED_TORUS(model, torus, hotspot)   \
-  HPCNET_SATURATED_TORUS(model, torus, neighbor)
-HPCNET_SATURATED_TORUS_ALL("Vnet_torus_8x8_dorvct", "8x8-torus")
-HPCNET_SATURATED_TORUS_ALL("Vnet_torus_4x4x4_dorvct", "4x4x4-torus")
+#define HPCNET_SATURATED_ALL(model, net, mode, depth)     \
+  HPCNET_SATURATED(model, net, mode, depth, uniform)      \
+  HPCNET_SATURATED(model, net, mode, depth, transpose)    \
+  HPCNET_SATURATED(model, net, mode, depth, bitcomp)      \
+  HPCNET_SATURATED(model, net, mode, depth, bitrev)       \
+  HPCNET_SATURATED(model, net, mode, depth, hotspot)      \
+  HPCNET_SATURATED(model, net, mode, depth, neighbor)
+HPCNET_SATURATED_ALL("Vnet_mesh_8x8_adbr_b2", "8x8", "adbr", 2)
+HPCNET_SATURATED_ALL("Vnet_mesh_4x4x4_adbr", "4x4x4", "adbr", 3)
+HPCNET_SATURATED_ALL("Vnet_torus_8x8_dorvct", "8x8-torus", "dorvct", 2)
+HPCNET_SATURATED_ALL("Vnet_torus_4x4x4_dorvct", "4x4x4-torus", "dorvct", 2)
 
 // --- a mesh split into blocks evaluated by two threads (NetSim, docs/net_sim.md, Threads) ---
 // The split model (two 4x2 blocks joined by NetSim) must be the same cycle for cycle as the whole

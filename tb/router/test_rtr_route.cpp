@@ -15,6 +15,7 @@
 #include <array>
 #include <cstdint>
 #include <cstdlib>
+#include <initializer_list>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -121,6 +122,27 @@ void exhaustive_2d(bool adbr) {
   REQUIRE(n == 7 * 7 * 32 * 625);
 }
 
+// 3-D: hops -2..2 in every dimension; every credit value 0..3 per output with every output free,
+// then every free pattern with the credit patterns `cpats` (2 bits per output).
+template <class M>
+void sweep_3d(M& m, bool adbr, bool torus, unsigned inport, std::initializer_list<unsigned> cpats) {
+  std::array<unsigned, 6> cred{};
+  for (int x = -2; x <= 2; ++x)
+    for (int y = -2; y <= 2; ++y)
+      for (int z = -2; z <= 2; ++z) {
+        int hops[3] = {x, y, z};
+        for (unsigned c = 0; c < 4096; ++c) {
+          for (unsigned p = 0; p < 6; ++p) cred[p] = (c >> (2 * p)) & 3;
+          check(m, 3, adbr, hops, 0x7f, cred.data(), torus, inport);
+        }
+        for (unsigned free = 0; free < 128; ++free)
+          for (unsigned c : cpats) {
+            for (unsigned p = 0; p < 6; ++p) cred[p] = (c >> (2 * p)) & 3;
+            check(m, 3, adbr, hops, free, cred.data(), torus, inport);
+          }
+      }
+}
+
 }  // namespace
 
 TEST_CASE("rtr_route 2-D ADBR: candidates, DBFC admission and selection, exhaustive", "[rtr_route]") {
@@ -134,23 +156,7 @@ TEST_CASE("rtr_route 2-D DOR: one port, one free slot, exhaustive", "[rtr_route]
 TEST_CASE("rtr_route 3-D ADBR: candidates, DBFC admission and selection", "[rtr_route]") {
   auto ctx = std::make_unique<VerilatedContext>();
   Vrtr_route_3d_adbr m(ctx.get());
-  std::array<unsigned, 6> cred{};
-  for (int x = -2; x <= 2; ++x)
-    for (int y = -2; y <= 2; ++y)
-      for (int z = -2; z <= 2; ++z) {
-        int hops[3] = {x, y, z};
-        // every credit value 0..3 per output with every output free
-        for (unsigned c = 0; c < 4096; ++c) {
-          for (unsigned p = 0; p < 6; ++p) cred[p] = (c >> (2 * p)) & 3;
-          check(m, 3, true, hops, 0x7f, cred.data());
-        }
-        // every free pattern with a few credit patterns
-        for (unsigned free = 0; free < 128; ++free)
-          for (unsigned c : {0u, 0x555u, 0xaaau, 0xfffu, 0x1b6u, 0xe49u}) {
-            for (unsigned p = 0; p < 6; ++p) cred[p] = (c >> (2 * p)) & 3;
-            check(m, 3, true, hops, free, cred.data());
-          }
-      }
+  sweep_3d(m, true, false, 0, {0u, 0x555u, 0xaaau, 0xfffu, 0x1b6u, 0xe49u});
 }
 
 TEST_CASE("rtr_route 2-D torus: DOR with the bubble rule (k by input port), exhaustive", "[rtr_route]") {
@@ -176,22 +182,7 @@ TEST_CASE("rtr_route 2-D torus: DOR with the bubble rule (k by input port), exha
 TEST_CASE("rtr_route 3-D torus: DOR with the bubble rule (k by input port)", "[rtr_route]") {
   auto ctx = std::make_unique<VerilatedContext>();
   Vrtr_route_3d_torus m(ctx.get());
-  std::array<unsigned, 6> cred{};
-  for (unsigned in = 0; in < 7; ++in)
-    for (int x = -2; x <= 2; ++x)
-      for (int y = -2; y <= 2; ++y)
-        for (int z = -2; z <= 2; ++z) {
-          int hops[3] = {x, y, z};
-          for (unsigned c = 0; c < 4096; ++c) {
-            for (unsigned p = 0; p < 6; ++p) cred[p] = (c >> (2 * p)) & 3;
-            check(m, 3, false, hops, 0x7f, cred.data(), true, in);
-          }
-          for (unsigned free = 0; free < 128; ++free)
-            for (unsigned c : {0u, 0x555u, 0xaaau, 0xfffu}) {
-              for (unsigned p = 0; p < 6; ++p) cred[p] = (c >> (2 * p)) & 3;
-              check(m, 3, false, hops, free, cred.data(), true, in);
-            }
-        }
+  for (unsigned in = 0; in < 7; ++in) sweep_3d(m, false, true, in, {0u, 0x555u, 0xaaau, 0xfffu});
 }
 
 TEST_CASE("rtr_route: large hop counts (random)", "[rtr_route]") {
