@@ -384,9 +384,18 @@ class Bench {
     const std::vector<unsigned> thread_counts = o_.speed_threads.empty() ? std::vector<unsigned>{1, 2} : o_.speed_threads;
     for (const MeshShape& sh : meshes) {
      for (unsigned threads : thread_counts) {
-      NetSimBase* n = net(sh, NetMode::adbr, 0, threads);
+      // ADBR where it is built (the meshes of the goals), else the first mode built (a torus: DOR-VCT)
+      const std::vector<NetMode> built = built_modes(sh);
+      NetMode mode = built.empty() ? NetMode::adbr : built.front();
+      for (NetMode m : built)
+        if (find_net(sh, m, 0, threads)) {
+          mode = m;
+          break;
+        }
+      NetSimBase* n = net(sh, mode, 0, threads);
       if (!n) {
-        t.add({sh.name(), "adbr", std::to_string(threads), "", "", "(no model built)", "", "", "", "", "", "", "", machine});
+        t.add({sh.name(), mode_name(mode), std::to_string(threads), "", "", "(no model built)", "", "", "", "", "", "", "",
+               machine});
         continue;
       }
       // the goals of issue 4: 8x8 and 16x16 (other meshes are measured without one)
@@ -406,7 +415,7 @@ class Bench {
           // one thread: per CPU second (independent of other load); several: per wall-clock second
           const double cps = threads == 1 ? s.cycles_per_cpu_s() : s.cycles_per_s();
           speeds.push_back(cps);
-          t.add({sh.name(), "adbr", std::to_string(threads), load == 0 ? "idle" : f2(load), std::to_string(run),
+          t.add({sh.name(), mode_name(mode), std::to_string(threads), load == 0 ? "idle" : f2(load), std::to_string(run),
                  std::to_string(s.cycles), f2(s.cpu_s), fmt::format("{:.0f}", s.cycles_per_cpu_s()), f2(s.wall_s),
                  fmt::format("{:.0f}", s.cycles_per_s()), load == 0.1 && goal > 0 ? fmt::format(">= {:.0f}", goal) : "",
                  threads > 1 ? std::to_string(serial) : "", fmt::format("{:.1f}", static_cast<double>(peak_rss_kib()) / 1024.0),
@@ -672,7 +681,8 @@ std::unique_ptr<NetCommand> add_net_command(CLI::App& app) {
   n->add_option("--hotspots", o.hotspots, "hotspot nodes, comma-separated ids (default: the centre node)")->delimiter(',');
   n->add_option("--csv", o.csv, "write every table as CSV: FILE-<scenario>.csv (.csv suffix of FILE dropped)");
   n->add_option("--plot", o.plot_dir, "write PNG plots (gnuplot) into this folder");
-  n->add_option("--speed-mesh", o.speed_meshes, "meshes of the speed scenario, comma-separated (default 8x8,16x16)")
+  n->add_option("--speed-mesh", o.speed_meshes,
+                "meshes of the speed scenario, comma-separated (default 8x8,16x16; ADBR, or DOR-VCT on a torus)")
       ->delimiter(',')
       ->check(parses([](const std::string& s) { MeshShape::parse(s); }, "MESH"));
   n->add_option("--threads", o.speed_threads, "threads of the speed scenario, comma-separated (default 1,2)")
