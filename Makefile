@@ -26,7 +26,9 @@ run: build
 
 # The whole test suite through CTest.
 # Sanitized builds (HPCNET_SANITIZE): a UBSan report fails its test; the known false positive is
-# suppressed (scripts/sanitizers/ubsan.supp). Without the sanitizers the variable has no effect.
+# suppressed (scripts/sanitizers/ubsan.supp). The harness compiles the same defaults into every
+# program that runs a model (docs/sim.md#sanitizers); the variable covers the others. Without the
+# sanitizers it has no effect.
 test: build
 	cd $(BUILD) && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:suppressions=$(CURDIR)/scripts/sanitizers/ubsan.supp \
 	  ctest --output-on-failure -j $(JOBS)

@@ -8,6 +8,15 @@
 
 #include "hpcnet/sim/errors.hpp"
 
+#ifdef HPCNET_UBSAN_SUPPRESSIONS
+// Sanitized builds (HPCNET_SANITIZE): UBSan's defaults for every program that links the harness
+// (every program that runs a Verilated model): a report stops the program, with the project's
+// suppressions (scripts/sanitizers/ubsan.supp, docs/sim.md#sanitizers). UBSAN_OPTIONS overrides.
+extern "C" const char* __ubsan_default_options() {
+  return "halt_on_error=1:print_stacktrace=1:suppressions=" HPCNET_UBSAN_SUPPRESSIONS;
+}
+#endif
+
 namespace hpcnet::sim {
 
 TraceWindow trace_from_env() {
