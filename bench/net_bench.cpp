@@ -384,14 +384,9 @@ class Bench {
     const std::vector<unsigned> thread_counts = o_.speed_threads.empty() ? std::vector<unsigned>{1, 2} : o_.speed_threads;
     for (const MeshShape& sh : meshes) {
      for (unsigned threads : thread_counts) {
-      // ADBR where it is built (the meshes of the goals), else the first mode built (a torus: DOR-VCT)
+      // the first mode built: ADBR on the meshes of the goals, DOR-VCT on a torus
       const std::vector<NetMode> built = built_modes(sh);
-      NetMode mode = built.empty() ? NetMode::adbr : built.front();
-      for (NetMode m : built)
-        if (find_net(sh, m, 0, threads)) {
-          mode = m;
-          break;
-        }
+      const NetMode mode = built.empty() ? NetMode::adbr : built.front();
       NetSimBase* n = net(sh, mode, 0, threads);
       if (!n) {
         t.add({sh.name(), mode_name(mode), std::to_string(threads), "", "", "(no model built)", "", "", "", "", "", "", "",

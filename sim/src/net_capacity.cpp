@@ -2,8 +2,8 @@
 #include "hpcnet/sim/net_capacity.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cstdlib>
+#include <initializer_list>
 #include <limits>
 #include <vector>
 
@@ -24,14 +24,9 @@ Capacity ideal_capacity(const MeshShape& shape, const Traffic& traffic) {
   const unsigned n = shape.nodes();
   // channel (node, dimension, direction): the link leaving `node` towards + (s = 0) or - (s = 1)
   std::vector<double> channel(static_cast<size_t>(n) * 6, 0.0), eject(n, 0.0);
-  // cross[d][c][s] (mesh): load crossing the cut between coordinates c and c+1 of dimension d,
-  // direction s; pair[d][a * k + b] (torus): load from coordinate a to coordinate b of dimension d
-  std::vector<std::vector<std::array<double, 2>>> cross(3);
+  // pair[d][a * k + b]: load from coordinate a to coordinate b of dimension d (the cuts)
   std::vector<std::vector<double>> pair(3);
-  for (unsigned d = 0; d < 3; ++d) {
-    cross[d].assign(shape.k[d], {0.0, 0.0});
-    pair[d].assign(static_cast<size_t>(shape.k[d]) * shape.k[d], 0.0);
-  }
+  for (unsigned d = 0; d < 3; ++d) pair[d].assign(static_cast<size_t>(shape.k[d]) * shape.k[d], 0.0);
 
   for (unsigned src = 0; src < n; ++src) {
     for (const auto& [dst, p] : traffic.dest_probs(src)) {
@@ -43,10 +38,6 @@ Capacity ideal_capacity(const MeshShape& shape, const Traffic& traffic) {
         pair[d][static_cast<size_t>(at[d] * k + to[d])] += p;
         const int off = ring_offset(at[d], to[d], shape.k[d], shape.torus);
         const unsigned s = off > 0 ? 0 : 1;
-        if (!shape.torus) {
-          const int lo = std::min(at[d], to[d]), hi = std::max(at[d], to[d]);
-          for (int c = lo; c < hi; ++c) cross[d][static_cast<size_t>(c)][s] += p;
-        }
         // dimension order: walk dimension d to its destination coordinate (round the ring in a torus)
         for (int h = 0; h < std::abs(off); ++h) {
           channel[(static_cast<size_t>(shape.id(at)) * 3 + d) * 2 + s] += p;
@@ -63,10 +54,19 @@ Capacity ideal_capacity(const MeshShape& shape, const Traffic& traffic) {
   for (unsigned d = 0; d < shape.dims; ++d) {
     const unsigned k = shape.k[d];
     const double lines = static_cast<double>(n / k);  // channels across one cut, one direction
+    auto from_to = [&](unsigned a, unsigned b) { return pair[d][static_cast<size_t>(a) * k + b]; };
     if (!shape.torus) {
-      for (const auto& c : cross[d])
-        for (double load : c)
+      // the cut between coordinates c and c+1: what crosses it towards + and towards -
+      for (unsigned c = 0; c + 1 < k; ++c) {
+        double up = 0, down = 0;
+        for (unsigned a = 0; a <= c; ++a)
+          for (unsigned b = c + 1; b < k; ++b) {
+            up += from_to(a, b);
+            down += from_to(b, a);
+          }
+        for (double load : {up, down})
           if (load > 0) cap.cut = std::min(cap.cut, lines / load);
+      }
       continue;
     }
     // torus: every arc of coordinates [first, first+len) of the ring; 2 channels per line leave it
@@ -76,7 +76,7 @@ Capacity ideal_capacity(const MeshShape& shape, const Traffic& traffic) {
         double load = 0;
         for (unsigned i = 0; i < len; ++i)
           for (unsigned b = 0; b < k; ++b)
-            if ((b + k - first) % k >= len) load += pair[d][static_cast<size_t>((first + i) % k) * k + b];
+            if ((b + k - first) % k >= len) load += from_to((first + i) % k, b);
         if (load > 0) cap.cut = std::min(cap.cut, 2 * lines / load);
       }
   }
