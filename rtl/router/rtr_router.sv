@@ -69,8 +69,9 @@ module rtr_router #(
   localparam int InfoW   = 2 * Dims + 5,
   localparam int AddrW   = $clog2(NR * NP * Depth),
   localparam int RW      = (NR > 1) ? $clog2(NR) : 1,
-  localparam int BufMin  = (Mode == 0) ? Dims : (Torus != 0) ? 2 : 1  // smallest run-time depth (DBFC in
-                                                              // ADBR, the bubble rule on a torus)
+  localparam int BufMin  = (Mode == 0) ? Dims : (Torus != 0) ? 2 : 1,  // smallest run-time depth (DBFC
+                                                               // in ADBR, the bubble rule on a torus)
+  localparam int BubbleRule = (Torus != 0 && Bubble != 0) ? 1 : 0  // route_info: k by input port
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -562,7 +563,7 @@ module rtr_router #(
                 widx = wptr_q[u][p*IdxW +: IdxW];
                 if (!wmid_q[u][p]) begin
                   infow_q[(u*NP + p)*Depth + 32'(widx)] =
-                      InfoW'(rtr_pkg::route_info(wroute, Dims, Mode, Sel, 3'(p), (Torus != 0 && Bubble != 0) ? 1 : 0));
+                      InfoW'(rtr_pkg::route_info(wroute, Dims, Mode, Sel, 3'(p), BubbleRule));
                 end
                 wptr_q[u][p*IdxW +: IdxW] = (widx == IdxW'(Depth - 1)) ? '0 : widx + IdxW'(1);
                 cnt_q[u][p*CntW +: CntW]  = cnt_q[u][p*CntW +: CntW] + CntW'(1);
@@ -578,7 +579,7 @@ module rtr_router #(
                   for (int s = 0; s < NS; s++) begin
                     if (fs == SlotW'(s)) begin
                       info_q[u][(p*NS + s)*InfoW +: InfoW] =
-                          InfoW'(rtr_pkg::route_info(wroute, Dims, Mode, Sel, 3'(p), (Torus != 0 && Bubble != 0) ? 1 : 0));
+                          InfoW'(rtr_pkg::route_info(wroute, Dims, Mode, Sel, 3'(p), BubbleRule));
                       older_q[u][(p*NS + s)*NS +: NS] = occ_q[u][p*NS +: NS];
                       for (int t = 0; t < NS; t++) begin
                         if (t != s) older_q[u][(p*NS + t)*NS + s] = 1'b0;
