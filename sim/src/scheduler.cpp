@@ -6,9 +6,20 @@
 #include <boost/context/protected_fixedsize_stack.hpp>
 #include <fmt/format.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/common_interface_defs.h>
+#endif
+
 namespace ctx = boost::context;
 
 namespace hpcnet::sim {
+
+namespace {
+// Thrown at a suspended thread's yield point by shutdown(): unwinds its stack (destructors run;
+// their platform calls see stopping() and return without yielding). Not a std::exception, so
+// the thread's own handlers of std::exception let it through.
+struct Unwind {};
+}  // namespace
 
 struct Scheduler::Thread {
   ThreadId id = 0;
@@ -25,7 +36,65 @@ struct Scheduler::Thread {
   uint64_t arg = 0;
   bool has_arg = false;
   uint64_t since = 0;
+  // The fiber's stack, and the stack it was last resumed from (AddressSanitizer's fiber
+  // annotations: ASan must be told which stack runs, or it takes an exception unwinding on a fiber
+  // for a stack overflow; Debian's Boost.Context does not tell it).
+  const void* stack_bottom = nullptr;
+  size_t stack_size = 0;
+  const void* caller_bottom = nullptr;
+  size_t caller_size = 0;
+  void* main_fake = nullptr;   // ASan's fake stack of the main side while the fiber runs
+  void* fiber_fake = nullptr;  // ... of the fiber while it is suspended
 };
+
+namespace {
+// The fiber stack allocator, noting where the stack is (for the annotations).
+struct NotedStack {
+  ctx::protected_fixedsize_stack stack;
+  const void** bottom;
+  size_t* size;
+  ctx::stack_context allocate() {
+    ctx::stack_context sc = stack.allocate();
+    *bottom = static_cast<char*>(sc.sp) - sc.size;  // sp is the top: stacks grow down
+    *size = sc.size;
+    return sc;
+  }
+  void deallocate(ctx::stack_context& sc) noexcept { stack.deallocate(sc); }
+};
+}  // namespace
+
+// The four halves of a stack switch, as AddressSanitizer wants them announced (no code without
+// ASan): the side that leaves names the stack it goes to; the side that arrives learns the stack
+// it came from. A fiber that finishes leaves for good (no fake stack to keep).
+void Scheduler::leave_main(Thread& t) {
+#if defined(__SANITIZE_ADDRESS__)
+  __sanitizer_start_switch_fiber(&t.main_fake, t.stack_bottom, t.stack_size);
+#else
+  (void)t;
+#endif
+}
+void Scheduler::arrive_main(Thread& t) {
+#if defined(__SANITIZE_ADDRESS__)
+  __sanitizer_finish_switch_fiber(t.main_fake, nullptr, nullptr);
+#else
+  (void)t;
+#endif
+}
+void Scheduler::arrive_fiber(Thread& t) {
+#if defined(__SANITIZE_ADDRESS__)
+  __sanitizer_finish_switch_fiber(t.fiber_fake, &t.caller_bottom, &t.caller_size);
+#else
+  (void)t;
+#endif
+}
+void Scheduler::leave_fiber(Thread& t, bool for_good) {
+#if defined(__SANITIZE_ADDRESS__)
+  __sanitizer_start_switch_fiber(for_good ? nullptr : &t.fiber_fake, t.caller_bottom, t.caller_size);
+#else
+  (void)t;
+  (void)for_good;
+#endif
+}
 
 Scheduler::Scheduler(SchedConfig cfg) : cfg_(cfg), cpu_busy_(size_t(cfg.num_pe) * cfg.num_threads, 0) {}
 
@@ -56,17 +125,20 @@ Scheduler::ThreadId Scheduler::add(CpuId cpu, std::function<void()> fn, std::str
   tp->fn = std::move(fn);
   tp->wake_at = now_;
   tp->since = now_;
-  tp->fiber = ctx::fiber(std::allocator_arg, ctx::protected_fixedsize_stack(cfg_.stack_bytes),
-                         [tp](ctx::fiber&& caller) {
+  tp->fiber = ctx::fiber(std::allocator_arg,
+                         NotedStack{ctx::protected_fixedsize_stack(cfg_.stack_bytes), &tp->stack_bottom, &tp->stack_size},
+                         [this, tp](ctx::fiber&& caller) {
+                           arrive_fiber(*tp);
                            tp->caller = std::move(caller);
                            try {
-                             tp->fn();
-                           } catch (const ctx::detail::forced_unwind&) {
-                             throw;  // teardown of a suspended fiber: let Boost unwind it
+                             if (!stopping_) tp->fn();  // a thread never started is not started at shutdown
+                           } catch (const Unwind&) {
+                             // shutdown() unwound the suspended thread
                            } catch (...) {
                              tp->error = std::current_exception();
                            }
                            tp->done = true;
+                           leave_fiber(*tp, true);
                            return std::move(tp->caller);
                          });
   threads_.push_back(std::move(t));
@@ -74,10 +146,16 @@ Scheduler::ThreadId Scheduler::add(CpuId cpu, std::function<void()> fn, std::str
   return tp->id;
 }
 
-void Scheduler::resume(Thread& t) {
+void Scheduler::switch_to(Thread& t) {
   current_ = &t;
+  leave_main(t);
   t.fiber = std::move(t.fiber).resume();
+  arrive_main(t);
   current_ = nullptr;
+}
+
+void Scheduler::resume(Thread& t) {
+  switch_to(t);
   if (!t.done) return;
   t.fn = nullptr;
   if (!t.service) {
@@ -103,7 +181,10 @@ void Scheduler::run_cycle(uint64_t now) {
 
 void Scheduler::yield() {
   Thread& t = *current_;
+  leave_fiber(t, false);
   t.caller = std::move(t.caller).resume();
+  arrive_fiber(t);
+  if (stopping_) throw Unwind{};
 }
 
 Scheduler::ThreadId Scheduler::current() const {
@@ -162,13 +243,10 @@ std::string Scheduler::describe_running() const {
 void Scheduler::shutdown() {
   if (stopping_) return;
   stopping_ = true;
-  // Destroying a suspended fiber unwinds its stack (forced_unwind); platform calls made by
-  // destructors on the way see stopping() and return without yielding.
-  for (auto& t : threads_) {
-    current_ = t.get();
-    t->fiber = ctx::fiber{};
-  }
-  current_ = nullptr;
+  // Every unfinished thread is resumed once more: its yield throws Unwind, which unwinds its stack
+  // and finishes the fiber (a thread that never ran returns at once). Its error, if any, is dropped.
+  for (auto& t : threads_)
+    if (!t->done && t->fiber) switch_to(*t);
   threads_.clear();
   live_ = 0;
 }

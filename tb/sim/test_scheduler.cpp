@@ -113,6 +113,33 @@ TEST_CASE("scheduler: unfinished threads are unwound at teardown", "[sim][sched]
   CHECK(unwound);
 }
 
+TEST_CASE("scheduler: teardown unwinds past a thread's own handlers and starts no thread", "[sim][sched]") {
+  bool unwound = false, caught = false, after = false, started = false;
+  {
+    FakeDut* dut = nullptr;
+    auto sys = make_system(dut);
+    dut->read_delay = FakeDut::kNever;
+    sys->spawn(0, 0, [&] {
+      try {
+        struct Guard {
+          bool* flag;
+          ~Guard() { *flag = true; }
+        } g{&unwound};
+        sys->platform().mmio_read64(0x8);  // never answered
+      } catch (const std::exception&) {
+        caught = true;  // teardown is not an error of the thread's own
+      }
+      after = true;
+    });
+    sys->run_for(500);
+    sys->spawn(0, 1, [&] { started = true; });  // spawned, never resumed before teardown
+  }
+  CHECK(unwound);
+  CHECK(!caught);
+  CHECK(!after);
+  CHECK(!started);
+}
+
 TEST_CASE("scheduler: irq handler runs while the line is high", "[sim][sched][irq]") {
   FakeDut* dut = nullptr;
   SsmSystemConfig cfg;

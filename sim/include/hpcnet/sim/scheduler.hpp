@@ -70,8 +70,14 @@ class Scheduler {
  private:
   struct Thread;
   ThreadId add(CpuId cpu, std::function<void()> fn, std::string name, bool service);
-  void resume(Thread& t);
+  void resume(Thread& t);     // switch_to(t), then a finished thread's bookkeeping and error
+  void switch_to(Thread& t);  // run t until it yields or finishes
   void yield();
+  // AddressSanitizer's stack-switch annotations (empty without ASan).
+  static void leave_main(Thread& t);
+  static void arrive_main(Thread& t);
+  static void arrive_fiber(Thread& t);
+  static void leave_fiber(Thread& t, bool for_good);
 
   SchedConfig cfg_;
   std::vector<std::unique_ptr<Thread>> threads_;
