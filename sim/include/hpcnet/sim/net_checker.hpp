@@ -53,10 +53,7 @@ inline uint32_t flit_pattern_word(const PacketTag& p, unsigned flit, unsigned wo
 // Route field of a head flit at the source: the signed hops of the minimal route per dimension
 // (dst - src in a mesh, the shorter way round in a torus: MeshShape::offset), hop counter 0.
 inline uint32_t route_field(const MeshShape& s, unsigned src, unsigned dst) {
-  uint32_t r = 0;
-  for (unsigned d = 0; d < 3; ++d)
-    r |= static_cast<uint32_t>(static_cast<uint8_t>(static_cast<int8_t>(s.offset(src, dst, d)))) << (8 * d);
-  return r;
+  return pack_route([&](unsigned d) { return s.offset(src, dst, d); });
 }
 
 // Write flit `flit` of packet `p` into w[0..words-1]; `route`: the head's route field

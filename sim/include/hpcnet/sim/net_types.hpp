@@ -25,6 +25,16 @@ inline int ring_offset(int a, int b, unsigned k, bool torus) {
   return 2 * d > kk ? d - kk : d;
 }
 
+// Route field of a head flit (the flit format of net_checker.hpp): the signed hops of the minimal
+// route per dimension, offset(d) for d = 0..2, in bytes 0..2; hop counter (byte 3) 0.
+template <class Offset>
+uint32_t pack_route(Offset offset) {
+  uint32_t r = 0;
+  for (unsigned d = 0; d < 3; ++d)
+    r |= static_cast<uint32_t>(static_cast<uint8_t>(static_cast<int8_t>(offset(d)))) << (8 * d);
+  return r;
+}
+
 // A k0 x k1 [x k2] mesh (no wraparound), or a torus (torus = true: wraparound in every dimension).
 // dims is 2 or 3; k[2] is 1 for 2-D.
 struct MeshShape {
@@ -80,14 +90,9 @@ class NodeCoords {
     for (unsigned d = 0; d < 3; ++d) h += static_cast<unsigned>(std::abs(offset(a, b, d)));
     return h;
   }
-  // Route field of a head flit from src to dst: the signed hops of the minimal route per dimension
-  // (dst - src in a mesh; the shorter way round in a torus) in bytes 0..2, hop counter 0 (the flit
-  // format of net_checker.hpp).
+  // Route field of a head flit from src to dst (pack_route; route_field() without the divisions).
   uint32_t route(unsigned src, unsigned dst) const {
-    uint32_t r = 0;
-    for (unsigned d = 0; d < 3; ++d)
-      r |= static_cast<uint32_t>(static_cast<uint8_t>(static_cast<int8_t>(offset(src, dst, d)))) << (8 * d);
-    return r;
+    return pack_route([&](unsigned d) { return offset(src, dst, d); });
   }
 
  private:
