@@ -135,8 +135,7 @@ class Bench {
   }
   NetSimBase& need(NetMode m, unsigned buf = 0) {
     if (NetSimBase* n = net(shape_, m, buf)) return *n;
-    throw std::invalid_argument(fmt::format("no {} {} mesh model{} is built; built: {}", shape_.name(), mode_name(m),
-                                            buf ? fmt::format(" that runs {}-packet buffers", buf) : "", net_model_list()));
+    throw std::invalid_argument(net_unavailable(shape_, m, buf));
   }
   unsigned default_buf(NetMode m) { return need(m).spec().buf_pkts; }
 
@@ -358,7 +357,9 @@ class Bench {
       if (!has(m)) continue;
       for (unsigned b : bufs_) {
         if (!find_net(shape_, m, b)) {
-          t.add({mode_name(m), std::to_string(b), "(no model built)", "", "", ""});
+          const unsigned least = min_buf_pkts(shape_, m);
+          t.add({mode_name(m), std::to_string(b),
+                 b < least ? fmt::format("(below the minimum, {})", least) : "(no model built)", "", "", ""});
           continue;
         }
         for (Pattern p : patterns_) {
@@ -719,9 +720,8 @@ int NetCommand::run() {
       throw CLI::ValidationError("--mesh/--mode", fmt::format("no {} {} mesh model is built (built: {})", shape.name(),
                                                               sim::mode_name(m), sim::net_model_list()));
   for (unsigned b : opts.gain_bufs)
-    if (!sim::find_net(shape, sim::NetMode::adbr, b))
-      throw CLI::ValidationError("--gain-buf", fmt::format("no {} adbr mesh model runs {}-packet buffers (built: {})",
-                                                           shape.name(), b, sim::net_model_list()));
+    if (const std::string why = sim::net_unavailable(shape, sim::NetMode::adbr, b); !why.empty())
+      throw CLI::ValidationError("--gain-buf", why);
   return net_bench(opts);
 }
 

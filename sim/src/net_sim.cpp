@@ -131,12 +131,18 @@ const NetModelInfo* find_net(const MeshShape& shape, NetMode mode, unsigned buf_
 std::unique_ptr<NetSimBase> make_net(const MeshShape& shape, NetMode mode, unsigned buf_pkts, unsigned threads,
                                      TraceWindow trace) {
   const NetModelInfo* m = find_net(shape, mode, buf_pkts, threads);
-  if (!m)
-    throw std::invalid_argument(fmt::format("no {} {} mesh model{}{} is built; built: {}", shape.name(), mode_name(mode),
-                                            buf_pkts ? fmt::format(" that runs {}-packet buffers", buf_pkts) : "",
-                                            threads > 1 ? fmt::format(" split for {} threads", threads) : "",
-                                            net_model_list()));
+  if (!m) throw std::invalid_argument(net_unavailable(shape, mode, buf_pkts, threads));
   return m->make(net_spec(*m, buf_pkts), std::move(trace));
+}
+
+std::string net_unavailable(const MeshShape& shape, NetMode mode, unsigned buf_pkts, unsigned threads) {
+  if (find_net(shape, mode, buf_pkts, threads)) return {};
+  for (const auto& m : net_models())  // a model of this network exists: the depth is the reason
+    if (m.spec.shape == shape && m.spec.mode == mode && m.spec.threads == threads && buf_pkts < m.spec.min_buf())
+      return m.spec.with_buf(buf_pkts).buf_error();
+  return fmt::format("no {} {} mesh model{}{} is built; built: {}", shape.name(), mode_name(mode),
+                     buf_pkts ? fmt::format(" that runs {}-packet buffers", buf_pkts) : "",
+                     threads > 1 ? fmt::format(" split for {} threads", threads) : "", net_model_list());
 }
 
 }  // namespace hpcnet::sim

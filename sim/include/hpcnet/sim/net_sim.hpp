@@ -502,5 +502,9 @@ NetSpec net_spec(const NetModelInfo& m, unsigned buf_pkts);
 std::unique_ptr<NetSimBase> make_net(const MeshShape& shape, NetMode mode, unsigned buf_pkts = 0, unsigned threads = 1,
                                      TraceWindow trace = trace_from_env());
 std::string net_model_list();  // "Vnet_mesh_2x2_adbr (2x2 adbr b2), ..."
+// Why find_net(shape, mode, buf_pkts, threads) finds nothing: a depth below the minimum of the mode
+// (DBFC, the bubble rule), or no such model built (the message lists the built ones); empty if
+// it finds one.
+std::string net_unavailable(const MeshShape& shape, NetMode mode, unsigned buf_pkts = 0, unsigned threads = 1);
 
 }  // namespace hpcnet::sim

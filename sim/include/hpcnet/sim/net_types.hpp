@@ -106,6 +106,9 @@ enum class NetMode : unsigned { adbr = 0, dor_vct = 1, dor_wh = 2 };
 const char* mode_name(NetMode m);            // "adbr", "dorvct", "dorwh"
 NetMode parse_mode(const std::string& text);  // accepts the names above (and dor-vct, dor_wh, ...)
 inline bool mode_keeps_flow_order(NetMode m) { return m != NetMode::adbr; }  // DOR: one path per flow
+// Smallest input buffer depth in packets: the DBFC minimum (one packet per dimension) in ADBR mode,
+// the bubble rule's 2 on a torus, one packet otherwise.
+inline unsigned min_buf_pkts(const MeshShape& s, NetMode m) { return m == NetMode::adbr ? s.dims : s.torus ? 2 : 1; }
 
 // One Verilated mesh (net_mesh with its parameters) and the buffer depth it runs with.
 struct NetSpec {
@@ -118,9 +121,7 @@ struct NetSpec {
   unsigned buf_max = 2;     // the model's BufPkts: the largest depth it can run
   unsigned threads = 1;     // the mesh split into this many blocks, evaluated in parallel (NetSim)
   unsigned flit_words() const { return flit_bits / 32; }
-  // Smallest depth: the DBFC minimum (Dims packets) in ADBR mode, the bubble rule's 2 on a torus,
-  // one packet otherwise.
-  unsigned min_buf() const { return mode == NetMode::adbr ? shape.dims : shape.torus ? 2 : 1; }
+  unsigned min_buf() const { return min_buf_pkts(shape, mode); }
   // Empty when buf_pkts is one this model runs, else why not (the message names the model).
   std::string buf_error() const;
   NetSpec with_buf(unsigned b) const {
