@@ -121,6 +121,25 @@ package rtr_pkg;
     route_info = MaxInfoW'(om) | (MaxInfoW'(k) << (2*Dims + 1)) | (MaxInfoW'(pref) << (2*Dims + 3));
   endfunction
 
+  // A head whose route cannot be followed from this router: hops towards an output without a link
+  // (`exists`: the router's network outputs that lead somewhere; a mesh has none beyond its edges)
+  // or hops in a dimension >= Dims. Such a route leaves the network: the router ejects the packet
+  // here with its route field as it is: non-zero, where a packet routed normally leaves with a zero
+  // one (docs/router.md).
+  function automatic logic unroutable(input logic [RouteW-1:0] r, input logic [5:0] exists, input int Dims);
+    logic bad;
+    bad = 1'b0;
+    for (int d = 0; d < 3; d++) begin
+      if (r[8*d +: 8] != 8'd0 && (d >= Dims || !exists[2*d + (r[8*d+7] ? 1 : 0)])) bad = 1'b1;
+    end
+    unroutable = bad;
+  endfunction
+
+  // Route information of an unroutable head: the local port (ejection), k = 0.
+  function automatic logic [MaxInfoW-1:0] eject_info(input int Dims);
+    eject_info = MaxInfoW'(1) << (2*Dims);
+  endfunction
+
   // Route computation of one packet from its decoded route `info`, the outputs that can take a
   // new packet this cycle (`ofree`: idle or sending its tail now, and able to take a flit) and the
   // credits of the network outputs (`cred`, CredBits bits each: free packet slots downstream in

@@ -21,6 +21,10 @@
 // thus behave as one block; a sender that sees a credit pulse in cycle c drives the flit for it in
 // cycle c+1 at the earliest, as a neighbouring router does.
 //
+// A head whose route leaves the network (hops towards an output with no link: beyond a mesh's edge,
+// or a boundary output whose out_en_i is low; hops in a dimension >= Dims) is ejected by the
+// router where it is, its route field and hop counter as they are (rtr_pkg::unroutable).
+//
 // Latency: 2 cycles per hop (head written into an input buffer at edge t, in the output's link
 // register at t+1, in the next router's input buffer at t+2); injection to ejection of a node's own
 // packet 2 cycles. inj_ready_o and every ej_* output are registered.
@@ -84,10 +88,9 @@ module rtr_router #(
   output logic [NR*NN-1:0]       out_valid_o,
   output logic [NR*NN*FlitW-1:0] out_data_o,
   input  logic [NR*NN-1:0]       out_cred_i,
-  // a neighbour is connected to that output; read only by the assertion a_port_exists
-  /* verilator lint_off UNUSEDSIGNAL */  // unused when SYNTHESIS is defined
+  // a neighbour is connected to that boundary output (a head routed to an output without one is
+  // ejected where it is: rtr_pkg::unroutable)
   input  logic [NR*NN-1:0]       out_en_i,
-  /* verilator lint_on UNUSEDSIGNAL */
   // injection (valid/ready), one per router
   input  logic [NR-1:0]          inj_valid_i,
   output logic [NR-1:0]          inj_ready_o,
@@ -135,10 +138,12 @@ module rtr_router #(
   // Whether input p of router r has a sender inside the block and output p a receiver.
   logic [NN-1:0] hasup [NR];  // constants
   logic [NN-1:0] hasdn [NR];
+  logic [NN-1:0] oexist [NR];  // outputs that lead somewhere: inside the block, or enabled boundary
   for (genvar n = 0; n < NR; n++) begin : g_topo
     for (genvar p = 0; p < NN; p++) begin : g_port
       assign hasup[n][p] = rtr_pkg::has_up(n, p, K0, K1, K2, Torus);
       assign hasdn[n][p] = rtr_pkg::has_dn(n, p, K0, K1, K2, Torus);
+      assign oexist[n][p] = hasdn[n][p] || (Ext && out_en_i[n*NN + p]);
     end
   end
 
@@ -424,6 +429,7 @@ module rtr_router #(
 
   // ---------------------------------------------------------------- state updates
   logic [rtr_pkg::RouteW-1:0] wroute;
+  logic [InfoW-1:0]           winfo;    // its decoded route (a head)
   logic [NN-1:0]         arrive, back;
   logic                  injw;
   logic [SlotW-1:0]      fs, wsl;
@@ -448,7 +454,7 @@ module rtr_router #(
   /* verilator lint_off BLKSEQ */
   always_ff @(posedge clk_i) begin
     // temporaries first, outside any branch (local variables of the generated function)
-    wroute = '0; arrive = '0; back = '0; injw = 1'b0; fs = '0; wsl = '0; widx = '0; dc = '0;
+    wroute = '0; winfo = '0; arrive = '0; back = '0; injw = 1'b0; fs = '0; wsl = '0; widx = '0; dc = '0;
     d_send = '0; d_rd = '0; d_gnt = '0; d_ognt = '0; d_clast = '0; d_imm = '0; busy0 = '0;
     credn = '0; cu = '0; rsl = '0; rp = '0; lst = 1'b0; ejpop = 1'b0; moved = '0; nb = '0;
     amask = '0; bmask = '0; xmask = '0; bufn = '0; u = 0;
@@ -559,11 +565,15 @@ module rtr_router #(
               if (p == NN)                    wroute = inj_data_i[u*FlitW +: rtr_pkg::RouteW];
               else if (NR > 1 && hasup[u][p]) wroute = odata_q[rtr_pkg::up(u, p, K0, K1, K2, Torus)*NN + p][rtr_pkg::RouteW-1:0];
               else if (Ext)                   wroute = bdata_q[u*NN + p][rtr_pkg::RouteW-1:0];
+              // a head: its route decoded once; one that leaves the network is ejected here
+              if (!wmid_q[u][p]) begin
+                winfo = rtr_pkg::unroutable(wroute, 6'(oexist[u]), Dims) ? InfoW'(rtr_pkg::eject_info(Dims))
+                      : InfoW'(rtr_pkg::route_info(wroute, Dims, Mode, Sel, 3'(p), BubbleRule));
+              end
               if (Mode == 2) begin
                 widx = wptr_q[u][p*IdxW +: IdxW];
                 if (!wmid_q[u][p]) begin
-                  infow_q[(u*NP + p)*Depth + 32'(widx)] =
-                      InfoW'(rtr_pkg::route_info(wroute, Dims, Mode, Sel, 3'(p), BubbleRule));
+                  infow_q[(u*NP + p)*Depth + 32'(widx)] = winfo;
                 end
                 wptr_q[u][p*IdxW +: IdxW] = (widx == IdxW'(Depth - 1)) ? '0 : widx + IdxW'(1);
                 cnt_q[u][p*CntW +: CntW]  = cnt_q[u][p*CntW +: CntW] + CntW'(1);
@@ -578,8 +588,7 @@ module rtr_router #(
                   wslot_q[u][p*SlotW +: SlotW] = fs;
                   for (int s = 0; s < NS; s++) begin
                     if (fs == SlotW'(s)) begin
-                      info_q[u][(p*NS + s)*InfoW +: InfoW] =
-                          InfoW'(rtr_pkg::route_info(wroute, Dims, Mode, Sel, 3'(p), BubbleRule));
+                      info_q[u][(p*NS + s)*InfoW +: InfoW] = winfo;
                       older_q[u][(p*NS + s)*NS +: NS] = occ_q[u][p*NS +: NS];
                       for (int t = 0; t < NS; t++) begin
                         if (t != s) older_q[u][(p*NS + t)*NS + s] = 1'b0;
@@ -636,9 +645,10 @@ module rtr_router #(
           busy0   = busy_q[u];
 `ifndef SYNTHESIS
           if (dc != '0) begin
-            // only packets with no hop left are ejected
+            // only packets with no hop left are ejected, or with a route that leaves the network here
             if (d_send[NN] && dxhead[u][NN]) begin
-              a_eject_zero: assert (xdata[u*NP + NN][8*Dims-1:0] == '0)
+              a_eject_zero: assert (xdata[u*NP + NN][8*Dims-1:0] == '0
+                                    || rtr_pkg::unroutable(xdata[u*NP + NN][rtr_pkg::RouteW-1:0], 6'(oexist[u]), Dims))
                 else $error("rtr_router %0d: ejected a packet with hops left", u);
             end
             // a granted output is free (or sends its tail now)

@@ -5,6 +5,8 @@
 // rule) likewise: all-to-all, zero-load timing over the wraparound links, saturated traffic of
 // every pattern for a million cycles at the bubble rule's minimum depth (2). Every run checks every flit
 // (destination, payload, minimal hop count, exactly once, DOR flow order) and fails on a stall.
+// A 4x4 mesh driven at its ports takes packets whose route leaves the mesh (ejected where they
+// would leave, route field kept).
 // HPCNET_NET_CYCLES overrides the length of the saturated runs; HPCNET_SEED their seed;
 // HPCNET_TRACE=file[:first[:last]] traces a window of any of these runs.
 #include <catch2/catch.hpp>
@@ -12,12 +14,20 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
+#include <map>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include "hpcnet/sim/net_sim.hpp"
+#include "Vnet_mesh_4x4_adbr.h"
+#include "Vnet_mesh_4x4_dorvct.h"
+#include "Vnet_mesh_4x4_dorwh.h"
 #include "Vrtr_torus_8x8_nobubble.h"
 #include "Vrtr_torus_8x8_nobubble___024root.h"
 #include "hpcnet/sim/errors.hpp"
+#include "hpcnet/tb/cycle.hpp"
 #include "hpcnet/tb/seed.hpp"
 #include "same_run.hpp"
 
@@ -97,6 +107,116 @@ void saturated(const std::string& model, Pattern p) {
 }  // namespace
 
 // --- all-to-all: 2x2, 4x4, 3x3x3 in every mode ---
+namespace {
+// A 4x4 mesh model driven at its ports (NetSim's sources write minimal routes only): packets of 5
+// flits of 256 bits, word 0 of the head the route field, word 1 of every flit the packet id,
+// word 0 of the others the position. Every ejected flit is recorded with its node.
+template <class V>
+struct RawMesh4x4 {
+  static constexpr unsigned kNodes = 16, kWords = 8, kFlits = 5;
+  struct Flit {
+    unsigned node;
+    uint32_t w0, id;
+  };
+  hpcnet::sim::Harness<V> h{312.5, TraceWindow{}};
+  V& m = h.dut();
+  std::vector<std::deque<Flit>> q{kNodes};
+  std::vector<Flit> ejected;
+  RawMesh4x4() {
+    m.buf_pkts_i = 2;
+    m.inj_valid_i = 0;
+    m.ej_ready_i = static_cast<std::remove_reference_t<decltype(m.ej_ready_i)>>((1u << kNodes) - 1);
+    hpcnet::tb::sync_reset(h);
+  }
+  void send(unsigned node, uint32_t route, uint32_t id) {
+    q[node].push_back({node, route, id});
+    for (uint32_t pos = 1; pos < kFlits; ++pos) q[node].push_back({node, 0xb0d00000u | pos, id});
+  }
+  void run(unsigned cycles) {
+    for (unsigned c = 0; c < cycles; ++c) {
+      unsigned valid = 0;
+      for (unsigned n = 0; n < kNodes; ++n) {
+        if (q[n].empty()) continue;
+        valid |= 1u << n;
+        m.inj_data_i.data()[n * kWords] = q[n].front().w0;
+        m.inj_data_i.data()[n * kWords + 1] = q[n].front().id;
+      }
+      m.inj_valid_i = static_cast<std::remove_reference_t<decltype(m.inj_valid_i)>>(valid);
+      h.eval();
+      for (unsigned n = 0; n < kNodes; ++n) {
+        if ((valid >> n & 1) && (m.inj_ready_o >> n & 1)) q[n].pop_front();
+        if (m.ej_valid_o >> n & 1)
+          ejected.push_back({n, m.ej_data_o.data()[n * kWords], m.ej_data_o.data()[n * kWords + 1]});
+      }
+      hpcnet::tb::tick(h);
+    }
+  }
+};
+uint32_t route2(int x, int y, int z = 0) {
+  return uint32_t(uint8_t(x)) | uint32_t(uint8_t(y)) << 8 | uint32_t(uint8_t(z)) << 16;
+}
+int hop(uint32_t route, unsigned d) { return int(int8_t(route >> (8 * d))); }
+}  // namespace
+
+// A route that leaves the mesh: the packet is ejected at the router where its next productive
+// hop has no link (rtr_pkg::unroutable), whole, its route field holding the hops it still had and
+// its hop counter the hops it made; the mesh goes on delivering. Checked by the invariant (ADBR
+// may take either productive port): where it was ejected + what is left = where it started + its
+// route, hops made = hops asked - hops left, and what is left leaves the mesh there.
+TEMPLATE_TEST_CASE("mesh: a packet whose route leaves the mesh is ejected where it would leave, route kept",
+                   "[net][mesh][unroutable]", Vnet_mesh_4x4_adbr, Vnet_mesh_4x4_dorvct, Vnet_mesh_4x4_dorwh) {
+  RawMesh4x4<TestType> net;
+  struct Sent {
+    unsigned src;
+    uint32_t route;
+  };
+  const std::map<uint32_t, Sent> sent{{1, {0, route2(5, 0)}},      // (0,0): 3 hops X+, then off the edge
+                                      {2, {5, route2(1, -3)}},     // (1,1): Y- leaves after one Y hop
+                                      {3, {15, route2(0, 0, 1)}},  // dimension 2 of a 2-D mesh
+                                      {4, {6, route2(-2, 1)}},     // routable: (2,1) -> (0,2), node 8
+                                      {5, {12, route2(-1, 0)}}};   // (0,3): off the edge at once
+  for (const auto& [id, s] : sent) net.send(s.src, s.route, id);
+  net.run(300);
+  REQUIRE(net.ejected.size() == sent.size() * 5);
+  std::map<unsigned, std::vector<typename RawMesh4x4<TestType>::Flit>> at_node;  // each port's flits in order
+  for (const auto& f : net.ejected) at_node[f.node].push_back(f);
+  std::map<uint32_t, unsigned> heads;
+  for (const auto& [node, fl] : at_node) {
+    REQUIRE(fl.size() % 5 == 0);
+    for (size_t i = 0; i < fl.size(); i += 5) {
+      const auto& f = fl[i];
+      INFO("packet " << f.id << " ejected at node " << f.node);
+      REQUIRE(heads.emplace(f.id, f.node).second);
+      for (unsigned k = 1; k < 5; ++k) {  // the whole packet, in order
+        CHECK(fl[i + k].id == f.id);
+        CHECK(fl[i + k].w0 == (0xb0d00000u | k));
+      }
+      const Sent& s = sent.at(f.id);
+      int asked = 0, left = 0;
+      bool leaves = false;
+      for (unsigned d = 0; d < 3; ++d) {
+        const int src = d == 0 ? int(s.src % 4) : d == 1 ? int(s.src / 4) : 0;
+        const int at = d == 0 ? int(f.node % 4) : d == 1 ? int(f.node / 4) : 0;
+        CHECK(at + hop(f.w0, d) == src + hop(s.route, d));
+        asked += std::abs(hop(s.route, d));
+        left += std::abs(hop(f.w0, d));
+        const int next = at + (hop(f.w0, d) > 0 ? 1 : -1);
+        if (hop(f.w0, d) != 0 && (d == 2 || next < 0 || next > 3)) leaves = true;
+      }
+      CHECK(int(f.w0 >> 24) == asked - left);
+      CHECK(leaves == (f.id != 4));
+    }
+  }
+  REQUIRE(heads.size() == sent.size());
+  CHECK(heads.at(4) == 8);
+  CHECK(heads.at(3) == 15);
+  CHECK(heads.at(5) == 12);
+  if constexpr (!std::is_same_v<TestType, Vnet_mesh_4x4_adbr>) {  // dimension order: one path
+    CHECK(heads.at(1) == 3);
+    CHECK(heads.at(2) == 2);
+  }
+}
+
 TEST_CASE("mesh: all-to-all 2x2 adbr", "[net][mesh]") { all_to_all("Vnet_mesh_2x2_adbr"); }
 TEST_CASE("mesh: all-to-all 2x2 dorvct", "[net][mesh]") { all_to_all("Vnet_mesh_2x2_dorvct"); }
 TEST_CASE("mesh: all-to-all 2x2 dorwh", "[net][mesh]") { all_to_all("Vnet_mesh_2x2_dorwh"); }

@@ -2,7 +2,8 @@
 // (rtr_tb.hpp): zero-load timing, DAMQ behaviour (a blocked packet does not block a later one,
 // arrival order per output, capacity), DBFC admission, wormhole flit credits, the run-time buffer
 // depth (buf_pkts_i below the model's BufPkts: the credits advertised and the slots used; values
-// outside the allowed range rejected by an assertion), and random traffic in every mode checked
+// outside the allowed range rejected by an assertion), heads whose route leaves the network
+// (ejected where they are, unchanged), and random traffic in every mode checked
 // end to end (every packet once, on a productive output, route field and
 // hop counter updated, payload intact, order per input and output in DOR). RTL assertions
 // (credits, overflow, protocol) throw from the harness.
@@ -290,6 +291,33 @@ TEST_CASE("rtr_router DOR-wormhole: flit credits, a packet may stop on the way",
   REQUIRE(ps.size() == 3);
   REQUIRE(id_of(ps[2][0]) == 3);
   REQUIRE(ps[2][4] == body_flit(3, 4));
+}
+
+TEMPLATE_TEST_CASE("rtr_router: a head whose route leaves the network is ejected where it is, unchanged",
+                   "[rtr_router][unroutable]", Vrtr_router_2d_adbr, Vrtr_router_2d_dorvct, Vrtr_router_2d_dorwh) {
+  constexpr bool wh = std::is_same_v<TestType, Vrtr_router_2d_dorwh>;
+  RouterTb<TestType> tb(2, 2, wh);
+  tb.m.out_en_i = 0xE;  // no neighbour behind X+ (a mesh edge)
+  const std::map<unsigned, std::vector<std::uint64_t>> bad{
+      {1, packet(1, 2, 0)},     // injected, towards the missing link
+      {2, packet(2, 1, 0)},     // arrives travelling X+ with an X+ hop left
+      {3, packet(3, 0, 0, 1)},  // a hop in dimension 2 of a 2-D router
+      {5, packet(5, 1, -2)}};   // ADBR: X+ is one of two productive ports; DOR: X+ first
+  tb.send(tb.nn, bad.at(1));
+  tb.send(kXp, bad.at(2));
+  tb.send(kYp, bad.at(3));
+  tb.send(tb.nn, packet(4, -1, 1));  // routable: leaves on X- or Y+
+  tb.send(tb.nn, bad.at(5));
+  run_until_idle(tb);
+  REQUIRE(tb.out[kXp].empty());
+  // each unroutable packet ejected once, every flit as it came in: route field and hop counter kept
+  std::map<unsigned, std::vector<std::uint64_t>> ejected;
+  for (const auto& p : tb.packets(tb.nn)) REQUIRE(ejected.emplace(id_of(p[0]), p).second);
+  REQUIRE(ejected == bad);
+  std::vector<unsigned> sent;
+  for (unsigned o = 1; o < tb.nn; ++o)
+    for (const auto& p : tb.packets(o)) sent.push_back(id_of(p[0]));
+  REQUIRE(sent == std::vector<unsigned>{4});
 }
 
 namespace {
