@@ -95,8 +95,14 @@ bool NetChecker::check_flit(unsigned node, const uint32_t* w, uint64_t now, Pend
     t.seq = w[2];
     t.created = w[3] | (static_cast<uint64_t>(w[4] & 0xFFFFu) << 32);
     if (t.src >= nodes_ || t.dst >= nodes_) fail(node, w, now, "head names a node outside the mesh", nullptr, 0);
+    // first: a packet whose route leaves the network is ejected early, with its hops left
+    if ((w[0] & 0xFFFFFFu) != 0)
+      fail(node, w, now,
+           fmt::format("route field not zero at ejection: hops ({}, {}, {}) left (a router ejects a packet whose "
+                       "route leaves the network where it would leave, docs/router.md)",
+                       static_cast<int8_t>(w[0]), static_cast<int8_t>(w[0] >> 8), static_cast<int8_t>(w[0] >> 16)),
+           &t, 0);
     if (t.dst != node) fail(node, w, now, fmt::format("misrouted: packet for node {} ejected at node {}", t.dst, node), &t, 0);
-    if ((w[0] & 0xFFFFFFu) != 0) fail(node, w, now, "route field not zero at ejection", &t, 0);
     const unsigned hops = w[0] >> 24, minimal = coords_.hops(t.src, t.dst);
     if (hops != minimal)
       fail(node, w, now, fmt::format("hop counter {} but the minimal route has {} hops", hops, minimal), &t, 0);

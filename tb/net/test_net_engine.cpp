@@ -257,7 +257,11 @@ TEST_CASE("checker: accepts a correct packet and rejects bad deliveries", "[net]
     CHECK_THROWS_WITH(ck.ejected(13, flit(m, b, 0, true).data(), 110), Contains("misrouted"));
   }
   SECTION("route field not cleared") {
-    CHECK_THROWS_WITH(ck.ejected(14, flit(m, b, 0, false).data(), 110), Contains("route field"));
+    CHECK_THROWS_WITH(ck.ejected(14, flit(m, b, 0, false).data(), 110),
+                      Contains("route field not zero at ejection: hops (1, 3, 0) left"));
+  }
+  SECTION("a route that left the network: ejected elsewhere with hops left, named by its route field") {
+    CHECK_THROWS_WITH(ck.ejected(13, flit(m, b, 0, false).data(), 110), Contains("hops (1, 3, 0) left"));
   }
   SECTION("non-minimal hop count") {
     auto w = flit(m, b, 0, true);
