@@ -716,9 +716,8 @@ int NetCommand::run() {
   if (ms.empty())
     throw CLI::ValidationError("--mesh", fmt::format("no {} model is built (built: {})", shape.name(), sim::net_model_list()));
   for (sim::NetMode m : ms)
-    if (!sim::find_net(shape, m))
-      throw CLI::ValidationError("--mesh/--mode", fmt::format("no {} {} mesh model is built (built: {})", shape.name(),
-                                                              sim::mode_name(m), sim::net_model_list()));
+    if (const std::string why = sim::net_unavailable(shape, m); !why.empty())
+      throw CLI::ValidationError("--mesh/--mode", why);
   for (unsigned b : opts.gain_bufs)
     if (const std::string why = sim::net_unavailable(shape, sim::NetMode::adbr, b); !why.empty())
       throw CLI::ValidationError("--gain-buf", why);

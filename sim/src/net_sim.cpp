@@ -138,7 +138,8 @@ std::unique_ptr<NetSimBase> make_net(const MeshShape& shape, NetMode mode, unsig
 std::string net_unavailable(const MeshShape& shape, NetMode mode, unsigned buf_pkts, unsigned threads) {
   if (find_net(shape, mode, buf_pkts, threads)) return {};
   for (const auto& m : net_models())  // a model of this network exists: the depth is the reason
-    if (m.spec.shape == shape && m.spec.mode == mode && m.spec.threads == threads && buf_pkts < m.spec.min_buf())
+    if (m.spec.shape == shape && m.spec.mode == mode && m.spec.threads == threads && buf_pkts != 0 &&
+        buf_pkts < m.spec.min_buf())
       return m.spec.with_buf(buf_pkts).buf_error();
   return fmt::format("no {} {} mesh model{}{} is built; built: {}", shape.name(), mode_name(mode),
                      buf_pkts ? fmt::format(" that runs {}-packet buffers", buf_pkts) : "",
