@@ -100,7 +100,7 @@ bool NetChecker::check_flit(unsigned node, const uint32_t* w, uint64_t now, Pend
       fail(node, w, now,
            fmt::format("route field not zero at ejection: hops ({}, {}, {}) left (a router ejects a packet whose "
                        "route leaves the network where it would leave, docs/router.md)",
-                       static_cast<int8_t>(w[0]), static_cast<int8_t>(w[0] >> 8), static_cast<int8_t>(w[0] >> 16)),
+                       route_hops(w[0], 0), route_hops(w[0], 1), route_hops(w[0], 2)),
            &t, 0);
     if (t.dst != node) fail(node, w, now, fmt::format("misrouted: packet for node {} ejected at node {}", t.dst, node), &t, 0);
     const unsigned hops = w[0] >> 24, minimal = coords_.hops(t.src, t.dst);

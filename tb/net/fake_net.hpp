@@ -58,7 +58,7 @@ class FakeNet final : public sim::NetSimBase {
         auto c = s.coords(i);
         unsigned hops = 0;
         for (unsigned d = 0; d < 3; ++d) {
-          const int delta = static_cast<int8_t>((r >> (8 * d)) & 0xFF);
+          const int delta = sim::route_hops(r, d);
           c[d] = (c[d] + delta + static_cast<int>(s.k[d])) % static_cast<int>(s.k[d]);  // (a torus wraps)
           hops += static_cast<unsigned>(delta < 0 ? -delta : delta);
         }

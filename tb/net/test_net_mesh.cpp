@@ -153,9 +153,8 @@ struct RawMesh4x4 {
   }
 };
 uint32_t route2(int x, int y, int z = 0) {
-  return uint32_t(uint8_t(x)) | uint32_t(uint8_t(y)) << 8 | uint32_t(uint8_t(z)) << 16;
+  return pack_route([&](unsigned d) { return d == 0 ? x : d == 1 ? y : z; });
 }
-int hop(uint32_t route, unsigned d) { return int(int8_t(route >> (8 * d))); }
 }  // namespace
 
 // A route that leaves the mesh: the packet is ejected at the router where its next productive
@@ -197,11 +196,11 @@ TEMPLATE_TEST_CASE("mesh: a packet whose route leaves the mesh is ejected where 
       for (unsigned d = 0; d < 3; ++d) {
         const int src = d == 0 ? int(s.src % 4) : d == 1 ? int(s.src / 4) : 0;
         const int at = d == 0 ? int(f.node % 4) : d == 1 ? int(f.node / 4) : 0;
-        CHECK(at + hop(f.w0, d) == src + hop(s.route, d));
-        asked += std::abs(hop(s.route, d));
-        left += std::abs(hop(f.w0, d));
-        const int next = at + (hop(f.w0, d) > 0 ? 1 : -1);
-        if (hop(f.w0, d) != 0 && (d == 2 || next < 0 || next > 3)) leaves = true;
+        CHECK(at + route_hops(f.w0, d) == src + route_hops(s.route, d));
+        asked += std::abs(route_hops(s.route, d));
+        left += std::abs(route_hops(f.w0, d));
+        const int next = at + (route_hops(f.w0, d) > 0 ? 1 : -1);
+        if (route_hops(f.w0, d) != 0 && (d == 2 || next < 0 || next > 3)) leaves = true;
       }
       CHECK(int(f.w0 >> 24) == asked - left);
       CHECK(leaves == (f.id != 4));

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "hpcnet/sim/harness.hpp"
+#include "hpcnet/sim/net_types.hpp"
 #include "hpcnet/tb/cycle.hpp"
 
 namespace rtrtb {
@@ -33,8 +34,8 @@ struct Flit {
 };
 
 inline std::uint64_t head_flit(unsigned id, int x, int y, int z = 0, unsigned hops = 0) {
-  std::uint32_t route = std::uint32_t(std::uint8_t(x)) | std::uint32_t(std::uint8_t(y)) << 8 |
-                        std::uint32_t(std::uint8_t(z)) << 16 | (hops & 0xffu) << 24;
+  const std::uint32_t route =
+      hpcnet::sim::pack_route([&](unsigned d) { return d == 0 ? x : d == 1 ? y : z; }) | (hops & 0xffu) << 24;
   return std::uint64_t(id) << 32 | route;
 }
 inline std::uint64_t body_flit(unsigned id, unsigned pos) {
@@ -45,7 +46,7 @@ inline std::vector<std::uint64_t> packet(unsigned id, int x, int y, int z = 0) {
   for (unsigned i = 1; i < kFlits; ++i) p.push_back(body_flit(id, i));
   return p;
 }
-inline int hop_of(std::uint64_t head, unsigned d) { return int(std::int8_t(head >> (8 * d))); }
+inline int hop_of(std::uint64_t head, unsigned d) { return hpcnet::sim::route_hops(static_cast<std::uint32_t>(head), d); }
 inline unsigned id_of(std::uint64_t f) { return unsigned(f >> 32); }
 
 // 64-bit lane p of a Verilator port (a 64-bit QData or a VlWide of 32-bit words).

@@ -35,6 +35,9 @@ uint32_t pack_route(Offset offset) {
   return r;
 }
 
+// The signed hops left in dimension d (0..2) of a route field (pack_route's inverse).
+inline int route_hops(uint32_t route, unsigned d) { return static_cast<int8_t>(route >> (8 * d)); }
+
 // A k0 x k1 [x k2] mesh (no wraparound), or a torus (torus = true: wraparound in every dimension).
 // dims is 2 or 3; k[2] is 1 for 2-D.
 struct MeshShape {
