@@ -34,7 +34,7 @@ foreach(v "2d_adbr;2;0;3" "2d_dorvct;2;1;2" "2d_dorwh;2;2;3" "3d_adbr;3;0;3")
 endforeach()
 
 # Mesh networks: Vnet_mesh_<K0>x<K1>[x<K2>]_<adbr|dorvct|dorwh>, built with BufPkts = buf (the
-# largest run-time depth; sim/net_models.cmake reads it from the -G arguments); tori:
+# largest run-time depth; NetSim's table reads it from the -G arguments, sim/net/CMakeLists.txt); tori:
 # Vnet_torus_<K0>x<K1>[x<K2>]_dorvct (net_mesh with Torus = 1, rtr_torus_model).
 # --unroll-count 8: the loops over the routers stay loops (one copy of the router's code; only
 # the small loops over ports and slots are unrolled). --trace-max-array: arrays up to that size
@@ -74,7 +74,8 @@ function(rtr_split_model name k0 k1 mode buf threads)
   endif()
   hpcnet_model(PREFIX Vnet_mesh_${name}_t${threads} TOP rtr_router SOURCES ${RTR_RTL}
                ARGS --unroll-count 8 --trace-max-array 256 -GDims=2 -GK0=${k0} -GK1=${kb} -GK2=1
-                    -GMode=${mode} -GBufPkts=${buf} -GExt=1\'b1)
+                    -GMode=${mode} -GBufPkts=${buf} -GExt=1\'b1
+               META Threads=${threads})
 endfunction()
 # Network tests (tb/net): all-to-all on 2x2, 4x4, 3x3x3 in every mode (run at depth 2, 3 for
 # 3-D ADBR; BufPkts 3 so that a depth below the build maximum is exercised too); saturated
@@ -118,6 +119,6 @@ rtr_torus_model(8x8_dorvct 8 8 1 6)
 rtr_torus_model(4x4x4_dorvct 4 4 4 2)
 # The 8x8 torus without the bubble rule (Bubble = 0): it deadlocks under saturated uniform traffic;
 # tb/net shows that the watchdog catches it (the rule is needed, and the stress test can fail). Not
-# a Vnet_ model: NetSim's table of networks (sim/net_models.cmake) never offers it.
+# a Vnet_ model: NetSim's table of networks (sim/net/CMakeLists.txt) never offers it.
 hpcnet_model(PREFIX Vrtr_torus_8x8_nobubble TOP net_mesh SOURCES ${RTR_RTL} ${HPCNET_RTL}/net/net_mesh.sv
              ARGS --unroll-count 8 -GDims=2 -GK0=8 -GK1=8 -GK2=1 -GMode=1 -GBufPkts=2 -GTorus=1 -GBubble=0)

@@ -3,7 +3,9 @@
 
 #include <cstring>
 #include <stdexcept>
-#include <unordered_map>
+#include <map>
+#include <memory>
+#include <vector>
 
 #include "hpcnet/ssm_driver.hpp"
 
@@ -12,14 +14,24 @@ namespace {
 
 namespace R = ssm_regs;
 
-Driver* g_driver = nullptr;
-std::vector<int>* g_last_error = nullptr;                    // the current driver's, per window
-std::unordered_map<Driver*, std::vector<int>> g_errors;    // per attached driver
+// libssm's state on one node: the node's driver and each window's last error. Kept in the node's
+// Platform (node_local), so every call acts on the engine of the node its thread runs on.
+struct NodeState {
+  Driver* driver = nullptr;
+  std::vector<int> last_error;  // per window
+};
+const char kNodeKey = 0;  // its address is libssm's node_local key
+std::map<Driver*, std::unique_ptr<NodeState>> g_attached;  // ownership of the states
 
-Driver& drv() {
-  if (!g_driver) throw std::logic_error("libssm: no driver attached (ssm_attach)");
-  return *g_driver;
+NodeState& node() {
+  Platform* p = this_platform();
+  if (!p) throw std::logic_error("libssm: called outside a simulated thread or node (no platform)");
+  auto* st = static_cast<NodeState*>(p->node_local(&kNodeKey));
+  if (!st) throw std::logic_error("libssm: no driver attached on this node (ssm_attach)");
+  return *st;
 }
+
+Driver& drv() { return *node().driver; }
 
 unsigned win() {
   const CpuId c = drv().platform().current_cpu();
@@ -36,7 +48,7 @@ int record(R::State s) {
   const int rc = code_of(s);
   if (rc < 0) {
     const unsigned w = win();
-    g_last_error->at(w) = rc;
+    node().last_error.at(w) = rc;
   }
   return rc;
 }
@@ -63,29 +75,22 @@ Completion coll_call(R::Opcode op, uint64_t addr, uint64_t value, uint64_t a) {
 }  // namespace
 
 void ssm_attach(Driver* driver) {
-  if (driver) {
-    g_errors[driver].assign(driver->info().num_pe * driver->info().num_threads, 0);
-    ssm_select(driver);
-  } else {
-    g_errors.clear();
-    g_driver = nullptr;
-    g_last_error = nullptr;
+  if (!driver) {
+    while (!g_attached.empty()) ssm_detach(g_attached.begin()->first);
+    return;
   }
+  auto st = std::make_unique<NodeState>();
+  st->driver = driver;
+  st->last_error.assign(driver->info().num_pe * driver->info().num_threads, 0);
+  driver->platform().set_node_local(&kNodeKey, st.get());
+  g_attached[driver] = std::move(st);
 }
 
 void ssm_detach(Driver* driver) {
-  g_errors.erase(driver);
-  if (g_driver == driver) {
-    g_driver = nullptr;
-    g_last_error = nullptr;
-  }
-}
-
-void ssm_select(Driver* driver) {
-  auto it = g_errors.find(driver);
-  if (it == g_errors.end()) throw std::logic_error("libssm: ssm_select of a driver that was not attached");
-  g_driver = driver;
-  g_last_error = &it->second;
+  const auto it = g_attached.find(driver);
+  if (it == g_attached.end()) return;
+  if (driver->platform().node_local(&kNodeKey) == it->second.get()) driver->platform().set_node_local(&kNodeKey, nullptr);
+  g_attached.erase(it);
 }
 
 }  // namespace hpcnet::ssm
@@ -154,7 +159,7 @@ int ssm_quiet(void) { return record(drv().drain()); }
 
 int ssm_last_error(void) {
   const unsigned w = hpcnet::ssm::win();
-  int& e = hpcnet::ssm::g_last_error->at(w);
+  int& e = hpcnet::ssm::node().last_error.at(w);
   const int rc = e;
   e = 0;
   return rc;

@@ -28,13 +28,13 @@ std::string ErrorRecord::describe() const {
                      opcode, pe, thread, ret_offset, addr);
 }
 
-Driver::Driver(Platform& platform, DriverConfig cfg) : p_(platform), cfg_(cfg) {}
+Driver::Driver(Platform& node, DriverConfig cfg) : p_(node), dev_(node.open(kDeviceId)), cfg_(cfg) {}
 
 void Driver::init() {
-  const uint64_t id = p_.mmio_read64(R::ID_OFFSET);
+  const uint64_t id = dev_.mmio_read64(R::ID_OFFSET);
   if (R::ID_MAGIC.get(id) != R::ID_MAGIC_RESET)
     throw std::runtime_error(fmt::format("ssm: no engine at the register window (ID reads {:#x})", id));
-  const uint64_t c = p_.mmio_read64(R::CONFIG_OFFSET);
+  const uint64_t c = dev_.mmio_read64(R::CONFIG_OFFSET);
   info_.version = static_cast<unsigned>(R::ID_VERSION.get(id));
   info_.num_pe = static_cast<unsigned>(R::CONFIG_NUM_PE.get(c));
   info_.num_threads = static_cast<unsigned>(R::CONFIG_NUM_THREADS.get(c));
@@ -54,38 +54,38 @@ void Driver::init() {
       p_.mem_write64(r.phys + s * kSlotBytes + 8, static_cast<uint64_t>(State::OK));
     cpt_.push_back(r);
     p_.fence();
-    p_.mmio_write64(R::CPT_OFFSET + pe * R::CPT_STRIDE + R::CPT_BASE_OFFSET, r.phys);
-    p_.mmio_write64(R::CPT_OFFSET + pe * R::CPT_STRIDE + R::CPT_SLOTS_OFFSET, slots_per_pe_);
+    dev_.mmio_write64(R::CPT_OFFSET + pe * R::CPT_STRIDE + R::CPT_BASE_OFFSET, r.phys);
+    dev_.mmio_write64(R::CPT_OFFSET + pe * R::CPT_STRIDE + R::CPT_SLOTS_OFFSET, slots_per_pe_);
   }
 
   // The overflow area: the engine allocates 32-byte nodes from it.
   DmaRegion ovf = p_.dma_alloc(cfg_.overflow_bytes, kNodeBytes);
   overflow_.push_back(ovf);
-  p_.mmio_write64(R::OVF_ADD_BASE_OFFSET, ovf.phys);
-  p_.mmio_write64(R::OVF_ADD_NODES_OFFSET, ovf.bytes / kNodeBytes);
+  dev_.mmio_write64(R::OVF_ADD_BASE_OFFSET, ovf.phys);
+  dev_.mmio_write64(R::OVF_ADD_NODES_OFFSET, ovf.bytes / kNodeBytes);
 
   if (cfg_.enable_irq) {
-    p_.set_irq_handler([this] { handle_irq(); });
-    p_.mmio_write64(R::IRQ_ENABLE_OFFSET, R::IRQ_ENABLE_ERROR.put(1) | R::IRQ_ENABLE_OVF_EXHAUSTED.put(1));
+    dev_.set_irq_handler([this] { handle_irq(); });
+    dev_.mmio_write64(R::IRQ_ENABLE_OFFSET, R::IRQ_ENABLE_ERROR.put(1) | R::IRQ_ENABLE_OVF_EXHAUSTED.put(1));
   }
-  (void)p_.mmio_read64(R::ID_OFFSET);  // the configuration has reached the engine
+  (void)dev_.mmio_read64(R::ID_OFFSET);  // the configuration has reached the engine
 }
 
 void Driver::handle_irq() {
   ++irqs_;
-  const uint64_t status = p_.mmio_read64(R::IRQ_STATUS_OFFSET);
+  const uint64_t status = dev_.mmio_read64(R::IRQ_STATUS_OFFSET);
   uint64_t clear = 0;
   if (R::IRQ_STATUS_OVF_EXHAUSTED.get(status)) {
     // The engine waits for a node: give it a new chunk, then acknowledge.
     DmaRegion r = p_.dma_alloc(cfg_.overflow_grow_bytes, kNodeBytes);
     overflow_.push_back(r);
-    p_.mmio_write64(R::OVF_ADD_BASE_OFFSET, r.phys);
-    p_.mmio_write64(R::OVF_ADD_NODES_OFFSET, r.bytes / kNodeBytes);
+    dev_.mmio_write64(R::OVF_ADD_BASE_OFFSET, r.phys);
+    dev_.mmio_write64(R::OVF_ADD_NODES_OFFSET, r.bytes / kNodeBytes);
     ++extensions_;
     clear |= R::IRQ_STATUS_OVF_EXHAUSTED.put(1);
   }
   if (R::IRQ_STATUS_ERROR.get(status)) {
-    const uint64_t info = p_.mmio_read64(R::ERR_INFO_OFFSET);
+    const uint64_t info = dev_.mmio_read64(R::ERR_INFO_OFFSET);
     if (R::ERR_INFO_VALID.get(info)) {
       ErrorRecord e;
       e.code = static_cast<State>(R::ERR_INFO_CODE.get(info));
@@ -93,13 +93,13 @@ void Driver::handle_irq() {
       e.thread = static_cast<unsigned>(R::ERR_INFO_THREAD.get(info));
       e.opcode = static_cast<unsigned>(R::ERR_INFO_OPCODE.get(info));
       e.ret_offset = static_cast<unsigned>(R::ERR_INFO_RET_OFFSET.get(info));
-      e.addr = p_.mmio_read64(R::ERR_ADDR_OFFSET);
+      e.addr = dev_.mmio_read64(R::ERR_ADDR_OFFSET);
       errors_.push_back(e);
     }
     clear |= R::IRQ_STATUS_ERROR.put(1);
   }
-  if (clear) p_.mmio_write64(R::IRQ_STATUS_OFFSET, clear);
-  (void)p_.mmio_read64(R::IRQ_STATUS_OFFSET);  // the acknowledge has landed before we return
+  if (clear) dev_.mmio_write64(R::IRQ_STATUS_OFFSET, clear);
+  (void)dev_.mmio_read64(R::IRQ_STATUS_OFFSET);  // the acknowledge has landed before we return
 }
 
 unsigned Driver::window() const {
@@ -156,12 +156,12 @@ unsigned Driver::issue(R::Opcode op, uint64_t addr, uint64_t value, uint64_t arg
   if (!(ts.consumed & bit)) note_state(ts, last);
   ts.consumed &= ~bit;
   mark_pending(slot);
-  if (op == R::Opcode::PUT || op == R::Opcode::REDUCE || op == R::Opcode::BURST) p_.mmio_write64(window_reg(win, R::CMD_VALUE_OFFSET), value);
+  if (op == R::Opcode::PUT || op == R::Opcode::REDUCE || op == R::Opcode::BURST) dev_.mmio_write64(window_reg(win, R::CMD_VALUE_OFFSET), value);
   if (args != ts.args) {
-    p_.mmio_write64(window_reg(win, R::CMD_ARGS_OFFSET), args);
+    dev_.mmio_write64(window_reg(win, R::CMD_ARGS_OFFSET), args);
     ts.args = args;
   }
-  p_.mmio_write64(window_reg(win, R::CMD_DOORBELL_OFFSET),
+  dev_.mmio_write64(window_reg(win, R::CMD_DOORBELL_OFFSET),
                   R::CMD_WORD_ADDR.put(addr) | R::CMD_WORD_OPCODE.put(static_cast<uint64_t>(op)) |
                       R::CMD_WORD_RET_OFFSET.put(slot));
   return slot;
@@ -170,10 +170,10 @@ unsigned Driver::issue(R::Opcode op, uint64_t addr, uint64_t value, uint64_t arg
 void Driver::issue_raw(unsigned opcode, uint64_t addr, uint64_t value, uint64_t args, unsigned ret_offset) {
   const unsigned win = window();
   ThreadState& ts = threads_[win];
-  p_.mmio_write64(window_reg(win, R::CMD_VALUE_OFFSET), value);
-  p_.mmio_write64(window_reg(win, R::CMD_ARGS_OFFSET), args);
+  dev_.mmio_write64(window_reg(win, R::CMD_VALUE_OFFSET), value);
+  dev_.mmio_write64(window_reg(win, R::CMD_ARGS_OFFSET), args);
   ts.args = args;
-  p_.mmio_write64(window_reg(win, R::CMD_DOORBELL_OFFSET),
+  dev_.mmio_write64(window_reg(win, R::CMD_DOORBELL_OFFSET),
                   R::CMD_WORD_ADDR.put(addr) | R::CMD_WORD_OPCODE.put(opcode) | R::CMD_WORD_RET_OFFSET.put(ret_offset));
 }
 

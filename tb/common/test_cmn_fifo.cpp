@@ -9,7 +9,7 @@
 
 #include "Vcmn_fifo.h"
 #include "Vcmn_fifo_d1.h"
-#include "hpcnet/sim/harness.hpp"
+#include "sim/core/harness.hpp"
 #include "hpcnet/tb/cycle.hpp"
 #include "hpcnet/tb/seed.hpp"
 

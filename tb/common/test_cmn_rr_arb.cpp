@@ -10,7 +10,7 @@
 
 #include "Vcmn_rr_arb.h"
 #include "Vcmn_rr_arb_n1.h"
-#include "hpcnet/sim/harness.hpp"
+#include "sim/core/harness.hpp"
 #include "hpcnet/tb/cycle.hpp"
 #include "hpcnet/tb/seed.hpp"
 

@@ -24,7 +24,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "hpcnet/sim/harness.hpp"
+#include "sim/core/harness.hpp"
 #include "hpcnet/tb/cycle.hpp"
 #include "hpcnet/tb/seed.hpp"
 

@@ -3,7 +3,7 @@
 // (mismatched kind/type/op, err bit, a child contributing twice), slot-full back-pressure, and
 // Nodes = 1. The random tests are in test_gsn_random.cpp.
 #include "gsn_models.hpp"
-#include "hpcnet/sim/errors.hpp"
+#include "sim/core/errors.hpp"
 
 using namespace gsnt;
 

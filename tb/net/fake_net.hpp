@@ -10,7 +10,7 @@
 #include <map>
 #include <vector>
 
-#include "hpcnet/sim/net_sim.hpp"
+#include "sim/net/net_sim.hpp"
 
 namespace hpcnet::tb {
 

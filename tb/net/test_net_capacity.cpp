@@ -6,8 +6,8 @@
 #include <cmath>
 #include <map>
 
-#include "hpcnet/sim/net_capacity.hpp"
-#include "hpcnet/sim/net_traffic.hpp"
+#include "sim/net/net_capacity.hpp"
+#include "sim/net/net_traffic.hpp"
 
 using namespace hpcnet::sim;
 

@@ -11,10 +11,10 @@
 
 #include "fake_net.hpp"
 #include "same_run.hpp"
-#include "hpcnet/sim/errors.hpp"
-#include "hpcnet/sim/net_checker.hpp"
-#include "hpcnet/sim/net_engine.hpp"
-#include "hpcnet/sim/net_traffic.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/net/net_checker.hpp"
+#include "sim/net/net_engine.hpp"
+#include "sim/net/net_traffic.hpp"
 
 using namespace hpcnet::sim;
 using hpcnet::tb::FakeNet;

@@ -20,13 +20,13 @@
 #include <type_traits>
 #include <vector>
 
-#include "hpcnet/sim/net_sim.hpp"
+#include "sim/net/net_sim.hpp"
 #include "Vnet_mesh_4x4_adbr.h"
 #include "Vnet_mesh_4x4_dorvct.h"
 #include "Vnet_mesh_4x4_dorwh.h"
 #include "Vrtr_torus_8x8_nobubble.h"
 #include "Vrtr_torus_8x8_nobubble___024root.h"
-#include "hpcnet/sim/errors.hpp"
+#include "sim/core/errors.hpp"
 #include "hpcnet/tb/cycle.hpp"
 #include "hpcnet/tb/seed.hpp"
 #include "same_run.hpp"

@@ -20,8 +20,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "hpcnet/sim/harness.hpp"
-#include "hpcnet/sim/net_types.hpp"
+#include "sim/core/harness.hpp"
+#include "sim/net/net_types.hpp"
 #include "hpcnet/tb/cycle.hpp"
 
 namespace rtrtb {

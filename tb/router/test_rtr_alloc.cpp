@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "Vrtr_alloc.h"
-#include "hpcnet/sim/harness.hpp"
+#include "sim/core/harness.hpp"
 #include "hpcnet/tb/cycle.hpp"
 #include "hpcnet/tb/seed.hpp"
 

@@ -18,7 +18,7 @@
 #include "Vrtr_router_2d_dorvct.h"
 #include "Vrtr_router_2d_dorwh.h"
 #include "Vrtr_router_3d_adbr.h"
-#include "hpcnet/sim/errors.hpp"
+#include "sim/core/errors.hpp"
 #include "hpcnet/tb/seed.hpp"
 #include "rtr_tb.hpp"
 

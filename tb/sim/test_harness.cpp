@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "Vssm_top_1core.h"
-#include "hpcnet/sim/errors.hpp"
-#include "hpcnet/sim/harness.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/core/harness.hpp"
 
 using namespace hpcnet::sim;
 namespace fs = std::filesystem;

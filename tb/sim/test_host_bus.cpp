@@ -6,20 +6,20 @@
 #include <memory>
 #include <vector>
 
-#include "fake_dut.hpp"
-#include "hpcnet/sim/ssm_system.hpp"
+#include "fake_device.hpp"
+#include "sim/ssm/ssm_system.hpp"
 
 using namespace hpcnet;
 using namespace hpcnet::sim;
-using hpcnet::sim::test::FakeDut;
+using hpcnet::sim::test::FakeDevice;
 
 namespace {
 
 struct Rig {
-  FakeDut* dut;
+  FakeDevice* dut;
   std::unique_ptr<SsmSystem> sys;
   explicit Rig(SsmSystemConfig cfg = {}) {
-    auto d = std::make_unique<FakeDut>();
+    auto d = std::make_unique<FakeDevice>();
     dut = d.get();
     sys = std::make_unique<SsmSystem>(cfg, std::move(d));
   }
@@ -35,8 +35,9 @@ TEST_CASE("host bus: write latency and spacing at the device", "[sim][bus]") {
     uint64_t t0 = 0;
     r.sys->spawn(0, 0, [&] {
       auto& p = r.sys->platform();
+      auto& io = r.sys->io();
       t0 = p.now_cycles();
-      for (uint64_t i = 0; i < 10; ++i) p.mmio_write64(8 * i, i);
+      for (uint64_t i = 0; i < 10; ++i) io.mmio_write64(8 * i, i);
     });
     r.sys->run();
     r.sys->run_for(100);
@@ -63,9 +64,10 @@ TEST_CASE("host bus: a full posted-write buffer stalls the writer", "[sim][bus]"
   uint64_t t0 = 0;
   r.sys->spawn(0, 0, [&] {
     auto& p = r.sys->platform();
+    auto& io = r.sys->io();
     t0 = p.now_cycles();
     for (uint64_t i = 0; i < 20; ++i) {
-      p.mmio_write64(0, i);
+      io.mmio_write64(0, i);
       done.push_back(p.now_cycles());
     }
   });
@@ -91,7 +93,7 @@ TEST_CASE("host bus: threads waiting for buffer space are served in arrival orde
   for (unsigned t = 0; t < 8; ++t)
     r.sys->spawn(t / 4, t % 4, [&, t] {
       for (uint64_t i = 0; i < 10; ++i) {
-        r.sys->platform().mmio_write64(8 * t, i);
+        r.sys->io().mmio_write64(8 * t, i);
         ++per_thread[t];
       }
     });
@@ -112,13 +114,14 @@ TEST_CASE("host bus: read round trip and ordering after writes", "[sim][bus]") {
   uint64_t t_issue = 0, t_back = 0, value = 0, first = 0, after = 0;
   r.sys->spawn(1, 2, [&] {
     auto& p = r.sys->platform();
+    auto& io = r.sys->io();
     CHECK(p.current_cpu() == CpuId{1, 2});
-    first = p.mmio_read64(0x40);
+    first = io.mmio_read64(0x40);
     t_issue = p.now_cycles();
-    value = p.mmio_read64(0x40);
+    value = io.mmio_read64(0x40);
     t_back = p.now_cycles();
-    p.mmio_write64(0x40, 0xdead'beef);
-    after = p.mmio_read64(0x40);
+    io.mmio_write64(0x40, 0xdead'beef);
+    after = io.mmio_read64(0x40);
   });
   r.dut->regs[0x40] = 77;
   r.sys->run();

@@ -1,11 +1,13 @@
 // test_host_memory.cpp: sparse memory, allocator, DMA slave timing (port driven by hand).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <array>
 #include <cstring>
 #include <vector>
 
-#include "hpcnet/sim/errors.hpp"
-#include "hpcnet/sim/host_memory.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/host/host_memory.hpp"
 
 using namespace hpcnet;
 using namespace hpcnet::sim;
@@ -172,4 +174,49 @@ TEST_CASE("host memory: DMA requests crossing 32 bytes are protocol errors", "[s
   m.ops = {{false, 0x1000'0018, 16, 0}};
   DmaPort port;
   CHECK_THROWS_AS(m.cycle(mem, port, 0), ProtocolError);
+}
+
+TEST_CASE("host memory: several DMA ports share bandwidth and the outstanding limit fairly", "[sim][memory]") {
+  MemConfig cfg;
+  cfg.max_outstanding = 4;
+  cfg.bytes_per_cycle = 8.0;
+  HostMemory mem(cfg);
+  constexpr unsigned kPorts = 3, kOps = 60;
+  std::array<DmaPort, kPorts> port{};
+  std::vector<DmaPort*> ports;
+  for (auto& p : port) ports.push_back(&p);
+  std::array<unsigned, kPorts> issued{}, done{};
+  std::array<std::vector<unsigned>, kPorts> rsp_tags;
+  size_t max_pending = 0;
+  uint64_t now = 0;
+  for (; now < 20000 && (done[0] + done[1] + done[2]) < kPorts * kOps; ++now) {
+    mem.drive(ports, now);
+    for (unsigned i = 0; i < kPorts; ++i) {  // every port always has a 32-byte read to issue
+      DmaPort& p = port[i];
+      p.req_valid = issued[i] < kOps;
+      p.req_write = false;
+      p.req_addr = 0x1000'0000 + 0x1000 * i + 32 * (issued[i] % 64);
+      p.req_len = 32;
+      p.req_tag = issued[i] % 16;
+      p.rsp_ready = true;
+      if (p.rsp_valid) {
+        rsp_tags[i].push_back(p.rsp_tag);
+        ++done[i];
+      }
+    }
+    mem.sample(ports, now);
+    for (unsigned i = 0; i < kPorts; ++i) issued[i] += port[i].req_valid && port[i].req_ready;
+    max_pending = std::max(max_pending, mem.dma_pending());
+    // fairness at every moment: no port is more than one request ahead of another
+    const auto [lo, hi] = std::minmax({issued[0], issued[1], issued[2]});
+    if (lo < kOps) REQUIRE(hi - lo <= 1);
+  }
+  for (unsigned i = 0; i < kPorts; ++i) {
+    CHECK(done[i] == kOps);
+    for (unsigned k = 0; k < kOps; ++k) CHECK(rsp_tags[i][k] == k % 16);  // in order per port
+  }
+  CHECK(max_pending <= cfg.max_outstanding);
+  // the shared bandwidth: 3 x 60 x 32 bytes at 8 bytes/cycle take at least 720 cycles
+  CHECK(now >= kPorts * kOps * 32 / 8);
+  CHECK(mem.stats().dma_reads == kPorts * kOps);
 }

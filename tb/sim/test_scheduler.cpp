@@ -6,34 +6,35 @@
 #include <string>
 #include <vector>
 
-#include "fake_dut.hpp"
-#include "hpcnet/sim/ssm_system.hpp"
+#include "fake_device.hpp"
+#include "sim/ssm/ssm_system.hpp"
 
 using namespace hpcnet;
 using namespace hpcnet::sim;
-using hpcnet::sim::test::FakeDut;
+using hpcnet::sim::test::FakeDevice;
 
 namespace {
 
-std::unique_ptr<SsmSystem> make_system(FakeDut*& dut, SsmSystemConfig cfg = {}) {
-  auto d = std::make_unique<FakeDut>();
+std::unique_ptr<SsmSystem> make_system(FakeDevice*& dut, SsmSystemConfig cfg = {}) {
+  auto d = std::make_unique<FakeDevice>();
   dut = d.get();
   return std::make_unique<SsmSystem>(cfg, std::move(d));
 }
 
 // 20 threads mixing MMIO, memory polls and compute; returns (cycles, device log signature).
 std::pair<uint64_t, std::vector<uint64_t>> busy_run() {
-  FakeDut* dut = nullptr;
+  FakeDevice* dut = nullptr;
   auto sys = make_system(dut);
   DmaRegion flag = sys->memory().alloc(64, 64);
   for (unsigned pe = 0; pe < 5; ++pe)
     for (unsigned t = 0; t < 4; ++t)
       sys->spawn(pe, t, [&sys, flag, pe, t] {
         auto& p = sys->platform();
+        auto& io = sys->io();
         for (unsigned i = 0; i < 5; ++i) {
-          p.mmio_write64(8 * (pe * 4 + t), i);
+          io.mmio_write64(8 * (pe * 4 + t), i);
           p.compute(pe * 7 + t);
-          if (p.mmio_read64(8 * (pe * 4 + t)) != i) throw std::runtime_error("bad read");
+          if (io.mmio_read64(8 * (pe * 4 + t)) != i) throw std::runtime_error("bad read");
           p.mem_write64(flag.phys, p.mem_read64(flag.phys) + 1);
         }
       });
@@ -76,7 +77,7 @@ TEST_CASE("scheduler: fixed order and fair sharing", "[sim][sched]") {
 }
 
 TEST_CASE("scheduler: an exception in a thread is rethrown by run()", "[sim][sched]") {
-  FakeDut* dut = nullptr;
+  FakeDevice* dut = nullptr;
   auto sys = make_system(dut);
   bool other_done = false;
   sys->spawn(0, 0, [&] {
@@ -100,12 +101,12 @@ TEST_CASE("scheduler: unfinished threads are unwound at teardown", "[sim][sched]
   };
   bool unwound = false;
   {
-    FakeDut* dut = nullptr;
+    FakeDevice* dut = nullptr;
     auto sys = make_system(dut);
-    dut->read_delay = FakeDut::kNever;
+    dut->read_delay = FakeDevice::kNever;
     sys->spawn(3, 3, [&] {
       Guard g{&unwound};
-      sys->platform().mmio_read64(0x8);  // never answered
+      sys->io().mmio_read64(0x8);  // never answered
     });
     sys->run_for(500);
     CHECK(!unwound);
@@ -116,16 +117,16 @@ TEST_CASE("scheduler: unfinished threads are unwound at teardown", "[sim][sched]
 TEST_CASE("scheduler: teardown unwinds past a thread's own handlers and starts no thread", "[sim][sched]") {
   bool unwound = false, caught = false, after = false, started = false;
   {
-    FakeDut* dut = nullptr;
+    FakeDevice* dut = nullptr;
     auto sys = make_system(dut);
-    dut->read_delay = FakeDut::kNever;
+    dut->read_delay = FakeDevice::kNever;
     sys->spawn(0, 0, [&] {
       try {
         struct Guard {
           bool* flag;
           ~Guard() { *flag = true; }
         } g{&unwound};
-        sys->platform().mmio_read64(0x8);  // never answered
+        sys->io().mmio_read64(0x8);  // never answered
       } catch (const std::exception&) {
         caught = true;  // teardown is not an error of the thread's own
       }
@@ -141,24 +142,25 @@ TEST_CASE("scheduler: teardown unwinds past a thread's own handlers and starts n
 }
 
 TEST_CASE("scheduler: irq handler runs while the line is high", "[sim][sched][irq]") {
-  FakeDut* dut = nullptr;
+  FakeDevice* dut = nullptr;
   SsmSystemConfig cfg;
   cfg.cpu.irq_latency = 100;
   auto sys = make_system(dut, cfg);
   auto& p = sys->platform();
+  auto& io = sys->io();
   unsigned calls = 0;
   CpuId where;
   uint64_t started = 0;
-  p.set_irq_handler([&] {
+  io.set_irq_handler([&] {
     ++calls;
     where = p.current_cpu();
     started = p.now_cycles();
-    p.mmio_write64(FakeDut::kIrqReg, 0);  // acknowledge: the line drops ~40 cycles later
-    p.mmio_read64(FakeDut::kIrqReg);      // flush the posted write
+    io.mmio_write64(FakeDevice::kIrqReg, 0);  // acknowledge: the line drops ~40 cycles later
+    io.mmio_read64(FakeDevice::kIrqReg);      // flush the posted write
   });
   uint64_t raised = 0;
   sys->spawn(0, 0, [&] {
-    p.mmio_write64(FakeDut::kIrqReg, 1);
+    io.mmio_write64(FakeDevice::kIrqReg, 1);
     raised = p.now_cycles() - 1 + 40;  // the device sees the write 40 cycles after issue
     p.compute(1000);
   });

@@ -4,19 +4,19 @@
 #include <chrono>
 #include <memory>
 
-#include "fake_dut.hpp"
-#include "hpcnet/sim/errors.hpp"
-#include "hpcnet/sim/ssm_system.hpp"
+#include "fake_device.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/ssm/ssm_system.hpp"
 
 using namespace hpcnet;
 using namespace hpcnet::sim;
-using hpcnet::sim::test::FakeDut;
+using hpcnet::sim::test::FakeDevice;
 using Catch::Matchers::Contains;
 
 namespace {
 
-std::unique_ptr<SsmSystem> make_system(FakeDut*& dut, SsmSystemConfig cfg = {}) {
-  auto d = std::make_unique<FakeDut>();
+std::unique_ptr<SsmSystem> make_system(FakeDevice*& dut, SsmSystemConfig cfg = {}) {
+  auto d = std::make_unique<FakeDevice>();
   dut = d.get();
   return std::make_unique<SsmSystem>(cfg, std::move(d));
 }
@@ -24,14 +24,14 @@ std::unique_ptr<SsmSystem> make_system(FakeDut*& dut, SsmSystemConfig cfg = {}) 
 }  // namespace
 
 TEST_CASE("watchdog: a device that never accepts MMIO stalls the run", "[sim][watchdog]") {
-  FakeDut* dut = nullptr;
+  FakeDevice* dut = nullptr;
   SsmSystemConfig cfg;
   cfg.watchdog_cycles = 2000;
   auto sys = make_system(dut, cfg);
   dut->mmio_ready = false;
   sys->set_stall_dump([] { return std::string("dut: mmio_req_ready stuck low"); });
   sys->spawn(1, 2, [&] {
-    for (int i = 0; i < 100; ++i) sys->platform().mmio_write64(0x18, 1);
+    for (int i = 0; i < 100; ++i) sys->io().mmio_write64(0x18, 1);
   }, "writer");
   CHECK_THROWS_AS(sys->run(), Stall);
   try {
@@ -44,7 +44,7 @@ TEST_CASE("watchdog: a device that never accepts MMIO stalls the run", "[sim][wa
 }
 
 TEST_CASE("watchdog: a thread polling memory that never changes is not progress", "[sim][watchdog]") {
-  FakeDut* dut = nullptr;
+  FakeDevice* dut = nullptr;
   SsmSystemConfig cfg;
   cfg.watchdog_cycles = 5000;
   auto sys = make_system(dut, cfg);
@@ -64,10 +64,10 @@ TEST_CASE("watchdog: a thread polling memory that never changes is not progress"
 }
 
 TEST_CASE("system: device DMA writes are seen by a polling thread", "[sim][system]") {
-  FakeDut* dut = nullptr;
+  FakeDevice* dut = nullptr;
   auto sys = make_system(dut);
   DmaRegion buf = sys->memory().alloc(64, 64);
-  FakeDut::DmaOp op;
+  FakeDevice::DmaOp op;
   op.write = true;
   op.addr = buf.phys + 8;
   op.len = 8;
@@ -89,7 +89,7 @@ TEST_CASE("system: device DMA writes are seen by a polling thread", "[sim][syste
 }
 
 TEST_CASE("system: max_cycles ends a run with Timeout", "[sim][system]") {
-  FakeDut* dut = nullptr;
+  FakeDevice* dut = nullptr;
   SsmSystemConfig cfg;
   cfg.max_cycles = 1000;
   auto sys = make_system(dut, cfg);

@@ -1,7 +1,7 @@
 // Integration: single operations through the driver and libssm on the Verilated engine.
 #include <catch2/catch.hpp>
 
-#include "hpcnet/sim/ssm_node.hpp"
+#include "sim/ssm/ssm_node.hpp"
 
 using hpcnet::sim::SsmNode;
 namespace R = hpcnet::ssm_regs;

@@ -1,7 +1,7 @@
 // Integration: libssm called from C code (tb/ssm/c_client.c) on simulated threads.
 #include <catch2/catch.hpp>
 
-#include "hpcnet/sim/ssm_node.hpp"
+#include "sim/ssm/ssm_node.hpp"
 
 extern "C" {
 int c_produce(uint64_t mailbox, uint64_t lock, uint64_t base, unsigned n);

@@ -4,7 +4,7 @@
 #include <map>
 #include <vector>
 
-#include "hpcnet/sim/ssm_node.hpp"
+#include "sim/ssm/ssm_node.hpp"
 
 using hpcnet::sim::SsmNode;
 

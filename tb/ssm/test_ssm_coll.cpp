@@ -10,7 +10,7 @@
 #include <random>
 #include <vector>
 
-#include "hpcnet/sim/ssm_node.hpp"
+#include "sim/ssm/ssm_node.hpp"
 #include "hpcnet/ssm_regs.hpp"
 #include "hpcnet/tb/seed.hpp"
 

@@ -2,7 +2,7 @@
 // exception slot) and in the error registers, and the engine keeps serving everyone else.
 #include <catch2/catch.hpp>
 
-#include "hpcnet/sim/ssm_node.hpp"
+#include "sim/ssm/ssm_node.hpp"
 
 using hpcnet::sim::SsmNode;
 namespace R = hpcnet::ssm_regs;

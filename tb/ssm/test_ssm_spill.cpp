@@ -5,7 +5,7 @@
 #include <map>
 #include <vector>
 
-#include "hpcnet/sim/ssm_node.hpp"
+#include "sim/ssm/ssm_node.hpp"
 
 using hpcnet::sim::SsmNode;
 namespace R = hpcnet::ssm_regs;

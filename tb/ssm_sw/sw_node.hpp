@@ -8,19 +8,17 @@
 #include <string>
 #include <vector>
 
-#include "hpcnet/sim/host_bus.hpp"
-#include "hpcnet/sim/host_memory.hpp"
-#include "hpcnet/sim/scheduler.hpp"
-#include "hpcnet/sim/shared_memory.hpp"
-#include "hpcnet/sim/sim_platform.hpp"
+#include "sim/host/host_memory.hpp"
+#include "sim/core/scheduler.hpp"
+#include "sim/host/shared_memory.hpp"
+#include "sim/host/sim_platform.hpp"
 
 namespace hpcnet::sim::test {
 
 struct SwNode {
   Scheduler sched{SchedConfig{5, 4, 256 * 1024}};
   HostMemory mem;
-  HostBus bus{sched};
-  SimPlatform platform{sched, bus, mem};
+  SimPlatform platform{sched, mem};
   SimSharedMemory shm;
   uint64_t now = 0;
 

@@ -8,8 +8,8 @@
 
 #include "hpcnet/baseline.hpp"
 #include "hpcnet/lu.hpp"
-#include "hpcnet/sim/shared_memory.hpp"
-#include "hpcnet/sim/ssm_node.hpp"
+#include "sim/host/shared_memory.hpp"
+#include "sim/ssm/ssm_node.hpp"
 #include "sw_node.hpp"
 
 using namespace hpcnet;

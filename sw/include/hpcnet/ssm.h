@@ -1,6 +1,7 @@
 /* hpcnet/ssm.h: libssm, the user library of the synchronization engine (paper seed 001).
  * C-callable; names and argument order as in the paper. Each call acts for the calling
- * simulated thread (Platform::current_cpu()). Attach a driver first (ssm_attach, C++ side).
+ * simulated thread (Platform::current_cpu()) on the engine of the node it runs on
+ * (hpcnet::this_platform()). Attach each node's driver first (ssm_attach, C++ side).
  *
  * Return codes: SSM_OK (0), SSM_BUSY (trylock found the lock held), or a negative error:
  * -(state code) of the engine, e.g. -0x82 for ERR_ALIGN. ssm_put/ssm_put_n/ssm_unlock are
@@ -45,9 +46,8 @@ int      ssm_last_error(void);   /* this thread's last error (negative code) or 
 }
 namespace hpcnet::ssm {
 class Driver;
-void ssm_attach(Driver* driver);  // the driver libssm uses (nullptr detaches all)
+void ssm_attach(Driver* driver);  // libssm's calls on the driver's node use it (nullptr detaches all)
 void ssm_detach(Driver* driver);  // forget one driver
-void ssm_select(Driver* driver);  // several nodes in one process: switch to an attached driver
 }  // namespace hpcnet::ssm
 #endif
 

@@ -1,5 +1,5 @@
 // hpcnet/ssm_driver.hpp: host driver of the synchronization engine (SSM).
-// Written only against hpcnet::Platform. init() discovers the engine (ID, CONFIG), gives every
+// Written only against hpcnet::Platform: it opens the node's SSM (kDeviceId). init() discovers the engine (ID, CONFIG), gives every
 // PE a control page table, hands the engine its first overflow chunk and installs the
 // interrupt handler (extends the overflow area when the engine runs out; records errors).
 //
@@ -19,6 +19,9 @@
 #include "hpcnet/ssm_regs.hpp"
 
 namespace hpcnet::ssm {
+
+// The SSM's device id on its node: the magic number its ID register reads.
+inline constexpr DeviceId kDeviceId = static_cast<DeviceId>(ssm_regs::ID_MAGIC_RESET);
 
 struct DriverConfig {
   uint64_t overflow_bytes = 64 * 1024;        // first overflow chunk (the paper reserves 256 MB)
@@ -52,13 +55,15 @@ unsigned hash_set(uint64_t addr, unsigned sets);
 
 class Driver {
  public:
-  explicit Driver(Platform& platform, DriverConfig cfg = {});
+  // Opens the node's SSM; throws std::runtime_error when the node has none.
+  explicit Driver(Platform& node, DriverConfig cfg = {});
   Driver(const Driver&) = delete;
   Driver& operator=(const Driver&) = delete;
 
   void init();  // throws std::runtime_error when no engine answers
   const EngineInfo& info() const { return info_; }
-  Platform& platform() { return p_; }
+  Platform& platform() { return p_; }        // the node
+  Platform::Device& device() { return dev_; }  // the engine's register window and interrupt
 
   // Issue one operation from the calling thread; returns its slot (for wait()). Blocks only
   // while all the thread's ring slots are in flight. `args` is a cmd_args word.
@@ -77,7 +82,7 @@ class Driver {
   ssm_regs::State drain();
 
   // Registers.
-  uint64_t read_reg(uint32_t offset) { return p_.mmio_read64(offset); }
+  uint64_t read_reg(uint32_t offset) { return dev_.mmio_read64(offset); }
   std::vector<ErrorRecord> errors() const { return errors_; }
   uint64_t error_count() { return read_reg(ssm_regs::ERR_COUNT_OFFSET); }  // all errors, logged or not
   uint64_t overflow_extensions() const { return extensions_; }
@@ -99,6 +104,7 @@ class Driver {
   uint64_t window_reg(unsigned win, uint32_t reg) const;
 
   Platform& p_;
+  Platform::Device& dev_;
   DriverConfig cfg_;
   EngineInfo info_;
   std::vector<DmaRegion> cpt_;           // per PE

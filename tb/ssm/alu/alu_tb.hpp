@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "Vssm_alu.h"
-#include "hpcnet/sim/harness.hpp"
+#include "sim/core/harness.hpp"
 #include "hpcnet/tb/cycle.hpp"
 #include "hpcnet/tb/fp_ref.hpp"
 #include "hpcnet/tb/seed.hpp"

@@ -26,8 +26,8 @@
 #include <vector>
 
 #include "Vssm_burst.h"
-#include "hpcnet/sim/harness.hpp"
-#include "hpcnet/sim/host_memory.hpp"
+#include "sim/core/harness.hpp"
+#include "sim/host/host_memory.hpp"
 #include "hpcnet/tb/cycle.hpp"
 #include "hpcnet/tb/fp_ref.hpp"
 #include "hpcnet/tb/seed.hpp"

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "Vssm_hash.h"
-#include "hpcnet/sim/harness.hpp"
+#include "sim/core/harness.hpp"
 #include "hpcnet/tb/cycle.hpp"
 #include "unit_util.hpp"
 

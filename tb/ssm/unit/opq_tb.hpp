@@ -12,7 +12,7 @@
 #include <ostream>
 
 #include "Vssm_opq.h"
-#include "hpcnet/sim/harness.hpp"
+#include "sim/core/harness.hpp"
 #include "hpcnet/tb/cycle.hpp"
 #include "unit_util.hpp"
 

@@ -5,7 +5,7 @@
 // failures throw hpcnet::sim::AssertionFailed from any of these calls.
 #pragma once
 
-#include "hpcnet/sim/harness.hpp"
+#include "sim/core/harness.hpp"
 
 namespace hpcnet::tb {
 

@@ -1,0 +1,21 @@
+// registry.cpp: options shared by the commands (bench/common/registry.hpp).
+#include "common/registry.hpp"
+
+namespace hpcnet::bench {
+
+void add_system_options(CLI::App& app, sim::SsmSystemConfig& c) {
+  app.add_option("--cores", c.num_cores, "SSM processing cores (1 or 2)")->check(CLI::IsMember({1u, 2u}));
+  app.add_option("--bus-latency", c.bus.write_latency, "MMIO write latency, cycles")->check(CLI::Range(1u, 100000u));
+  app.add_option("--bus-spacing", c.bus.spacing, "min cycles between MMIO writes")->check(CLI::Range(1u, 1000u));
+  app.add_option("--mem-latency", c.mem.latency, "DMA latency, cycles")->check(CLI::Range(1u, 100000u));
+  app.add_option("--mem-bw", c.mem.bytes_per_cycle, "DMA bytes per cycle")->check(CLI::Range(0.1, 64.0));
+  app.add_option("--clock-mhz", c.clock_mhz, "engine clock for ns figures")->check(CLI::Range(1.0, 10000.0));
+}
+
+void add_run_flags(CLI::App& app, RunFlags& f, const std::string& quick_help, const char* csv_help) {
+  if (csv_help) app.add_option("--csv", f.csv, csv_help);
+  app.add_flag("--quick", f.quick, quick_help);
+  app.add_flag("--quiet", f.quiet, "no progress lines");
+}
+
+}  // namespace hpcnet::bench

@@ -1,0 +1,53 @@
+// bench/common/registry.hpp: the one command registry of the `hpcnet` CLI.
+//
+// Each block's folder registers its commands with one function (add_ssm_commands, ...), called
+// from the list in bench/hpcnet.cpp. A command's setup adds its options to its own subcommand and
+// returns the runner that executes it after parsing (the process exit code).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "sim/ssm/ssm_system.hpp"
+
+namespace hpcnet::bench {
+
+using Runner = std::function<int()>;
+
+struct Command {
+  std::string name;
+  std::string help;
+  std::function<Runner(CLI::App&)> setup;
+};
+
+class Registry {
+ public:
+  void add(std::string name, std::string help, std::function<Runner(CLI::App&)> setup) {
+    commands_.push_back({std::move(name), std::move(help), std::move(setup)});
+  }
+  const std::vector<Command>& commands() const { return commands_; }
+
+ private:
+  std::vector<Command> commands_;
+};
+
+// Options shared by every scenario that runs SSM nodes: the node's bus, memory and engine.
+void add_system_options(CLI::App& app, sim::SsmSystemConfig& c);
+
+// Flags most scenarios take: --csv FILE (when csv_help is given), --quick, --quiet.
+struct RunFlags {
+  std::string csv;
+  bool quick = false, quiet = false;
+};
+void add_run_flags(CLI::App& app, RunFlags& f, const std::string& quick_help, const char* csv_help = nullptr);
+
+// One registration function per block folder.
+void add_ssm_commands(Registry& r);      // bench/ssm: demo, bench-ssm, bench-barrier, bench-transfer, lu, bench-burst
+void add_gsn_commands(Registry& r);      // bench/gsn: bench-gsn
+void add_net_commands(Registry& r);      // bench/net: net
+void add_cluster_commands(Registry& r);  // bench/system: cluster
+
+}  // namespace hpcnet::bench

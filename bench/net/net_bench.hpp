@@ -1,0 +1,58 @@
+// bench/net_bench.hpp: the `hpcnet net` scenarios on the Verilated meshes (docs/net_sim.md):
+// zero-load latency per hop, latency against offered load per pattern and router mode,
+// saturation (the load where the average latency reaches twice the zero-load latency, found by
+// sweep and bisection), the ADBR-over-DOR latency reduction between half of DOR's saturation and
+// DOR's saturation, a buffer-depth sweep, and simulation speed. Tables on stdout, optional CSV
+// files and gnuplot PNGs.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "common/registry.hpp"
+
+#include "sim/net/net_traffic.hpp"
+#include "sim/net/net_types.hpp"
+
+namespace hpcnet::bench {
+
+struct NetBenchOptions {
+  std::vector<std::string> scenarios;     // zeroload latency saturation gain buffers speed; empty: all
+  std::string mesh = "8x8";
+  std::vector<sim::NetMode> modes;        // empty: adbr, dorvct, dorwh
+  std::vector<sim::Pattern> patterns;     // empty: all six
+  std::vector<double> loads;              // latency sweep; empty: a default grid
+  std::vector<unsigned> bufs;             // buffer sweep; empty: 2 3 4 6
+  std::vector<unsigned> gain_bufs;        // gain scenario: ADBR depths against DOR-VCT's default; empty: ADBR's default
+  uint64_t warmup = 5000, measure = 20000;
+  uint64_t seed = 1;
+  double hotspot_frac = 0.1;
+  std::vector<unsigned> hotspots;         // empty: the centre node
+  std::string csv;                        // write <stem>-<scenario>.csv for every table
+  std::string plot_dir;                   // PNG plots (gnuplot) into this folder
+  std::vector<std::string> speed_meshes;  // speed scenario; empty: 8x8 and 16x16
+  std::vector<unsigned> speed_threads;    // speed scenario; empty: 1 and 2
+  unsigned speed_runs = 1;                // speed scenario: runs per point (the goals use the median)
+  bool quick = false;                     // CI-sized run
+  bool progress = true;                   // one line per simulated point on stderr
+};
+
+// Runs the scenarios; returns the process exit code (0: all ran; the goals are reported, not enforced).
+int net_bench(const NetBenchOptions& o);
+
+// The `net` subcommand of the hpcnet CLI (registered by add_net_commands): its options and state.
+struct NetCommand {
+  CLI::App* app = nullptr;
+  NetBenchOptions opts;
+  std::vector<std::string> modes, patterns, scenarios;
+  bool quiet = false;
+  bool list_models = false;
+  int run();  // validates, then net_bench(); throws CLI::ValidationError on bad values
+};
+Runner add_net_options(CLI::App& app);  // the options of `net` on its subcommand; its runner
+
+}  // namespace hpcnet::bench

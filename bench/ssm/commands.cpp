@@ -1,0 +1,73 @@
+// bench/ssm/commands.cpp: the SSM block's commands of the `hpcnet` CLI.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "common/registry.hpp"
+#include "ssm/ssm_bench.hpp"
+#include "ssm/ssm_burst_bench.hpp"
+#include "ssm/ssm_coll_bench.hpp"
+
+namespace hpcnet::bench {
+
+namespace {
+
+void add_demo(Registry& reg) {
+  reg.add("demo", "SSM demo: 5 PEs x 4 threads, put/get pipeline and locks, summary + trace", [](CLI::App& d) -> Runner {
+    struct State {
+      DemoOptions demo;
+      std::string trace_file;
+      uint64_t trace_first = 0, trace_last = 20000;
+    };
+    auto st = std::make_shared<State>();
+    d.add_option("--values", st->demo.values, "values pushed through the pipeline")->check(CLI::Range(1u, 100000u));
+    d.add_option("--trace", st->trace_file, "write an FST trace of a cycle window to this file");
+    d.add_option("--trace-first", st->trace_first, "first traced cycle");
+    d.add_option("--trace-last", st->trace_last, "last traced cycle");
+    add_system_options(d, st->demo.sys);
+    return [st] {
+      if (!st->trace_file.empty()) {
+        if (st->trace_last < st->trace_first) throw CLI::ValidationError("--trace-last", "must not be below --trace-first");
+        st->demo.trace = {st->trace_file, st->trace_first, st->trace_last};
+      }
+      return ssm_demo(st->demo);
+    };
+  });
+}
+
+void add_ssm_bench(Registry& reg) {
+  reg.add("bench-ssm", "SSM latency, lock hand-off, ops/1000 cycles with 1 and 2 cores", [](CLI::App& b) -> Runner {
+    struct State {
+      SsmBenchOptions bo;
+      std::string csv;
+      bool quiet = false;
+    };
+    auto st = std::make_shared<State>();
+    b.add_option("--iters", st->bo.iters, "repetitions per latency figure")->check(CLI::Range(2u, 1000000u));
+    b.add_option("--ops", st->bo.ops_per_thread, "put+get pairs per thread in throughput runs")
+        ->check(CLI::Range(1u, 1000000u));
+    b.add_option("--stream", st->bo.stream_per_thread, "posted puts to new entries per thread (put stream)")
+        ->check(CLI::Range(1u, 100000u));
+    b.add_option("--csv", st->csv, "also write the table as CSV to this file");
+    b.add_flag("--quiet", st->quiet, "no progress lines");
+    add_system_options(b, st->bo.sys);
+    return [st] {
+      st->bo.progress = !st->quiet;
+      print_table(ssm_bench(st->bo), st->csv);
+      return 0;
+    };
+  });
+}
+
+}  // namespace
+
+void add_ssm_commands(Registry& reg) {
+  add_demo(reg);
+  add_ssm_bench(reg);
+  add_coll_commands(reg);
+  add_burst_command(reg);
+}
+
+}  // namespace hpcnet::bench

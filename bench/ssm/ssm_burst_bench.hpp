@@ -1,0 +1,23 @@
+// bench/ssm/ssm_burst_bench.hpp: burst-reduce bandwidth against length and participants
+// (`hpcnet bench-burst`, paper figure 9).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/registry.hpp"
+#include "common/table.hpp"
+
+namespace hpcnet::bench {
+
+struct BurstBenchOptions {
+  std::vector<unsigned> participants{2, 4, 8, 16};
+  std::vector<unsigned> lengths{64, 256, 1024, 4096, 16384, 65536};  // bytes per buffer
+  bool progress = true;
+  std::string plot_dir;
+};
+Table burst_bench(const BurstBenchOptions& o);
+
+void add_burst_command(Registry& reg);  // bench-burst
+
+}  // namespace hpcnet::bench

@@ -1,0 +1,21 @@
+# hpcnet_unit_test(<target> PREFIX <ctest prefix> SOURCES <files...> [LIBS <libs...>]
+#                  [INCLUDES <dirs...>] [DEFINES <defs...>])
+# One Catch2 test program: warnings on (C++ sources), the shared test helpers (tb/include) on the
+# include path, Catch2's main linked, every TEST_CASE registered with CTest as <prefix><name>.
+# The one way a test program is added (tb/*/CMakeLists.txt); Verilated models are added with
+# hpcnet_model() (rtl/models.cmake).
+function(hpcnet_unit_test target)
+  cmake_parse_arguments(T "" "PREFIX" "SOURCES;LIBS;INCLUDES;DEFINES" ${ARGN})
+  if(NOT T_SOURCES)
+    message(FATAL_ERROR "hpcnet_unit_test(${target}): no SOURCES")
+  endif()
+  add_executable(${target} ${T_SOURCES})
+  target_link_libraries(${target} PRIVATE ${T_LIBS} Catch2::Catch2WithMain)
+  target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/tb/include ${T_INCLUDES})
+  target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${HPCNET_WARNINGS}>
+                                           $<$<COMPILE_LANGUAGE:C>:-std=c11 -Wall -Wextra -Wpedantic>)
+  if(T_DEFINES)
+    target_compile_definitions(${target} PRIVATE ${T_DEFINES})
+  endif()
+  catch_discover_tests(${target} TEST_PREFIX "${T_PREFIX}")
+endfunction()

@@ -1,0 +1,55 @@
+// gsn_fabric.cpp: the Verilated tree adapter and the tree as a fabric of the step loop.
+#include "sim/gsn/gsn_fabric.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "sim/core/errors.hpp"
+
+namespace hpcnet::sim {
+
+std::unique_ptr<GsnNet> make_gsn_net(unsigned nodes, double clock_mhz, TraceWindow trace) {
+  const auto* m = find_model(gsn_models(), {{"Nodes", long(nodes)}});
+  if (!m)
+    throw std::invalid_argument(fmt::format("make_gsn_net: no network model for {} nodes (built: {})", nodes,
+                                            model_names(gsn_models())));
+  return m->make(nodes, clock_mhz, std::move(trace));
+}
+
+GsnTreeFabric::GsnTreeFabric(std::unique_ptr<GsnNet> net, std::vector<SsmDevice*> leaves)
+    : net_(std::move(net)), leaves_(std::move(leaves)) {
+  if (leaves_.size() != net_->nodes())
+    throw std::invalid_argument(fmt::format("GsnTreeFabric: {} SSMs for a tree of {} leaves", leaves_.size(), net_->nodes()));
+  for (auto* d : leaves_) ports_.push_back(&d->gsn());
+  before_.resize(ports_.size());
+  net_->set_reset(true);  // reset the tree while the engines idle
+  for (int i = 0; i < 10; ++i) {
+    net_->eval(ports_);
+    net_->edge();
+  }
+  net_->set_reset(false);
+}
+
+void GsnTreeFabric::settle() {
+  // The tree on the engines' current outputs; engines whose inputs changed settle again.
+  for (size_t i = 0; i < ports_.size(); ++i) before_[i] = *ports_[i];
+  net_->eval(ports_);
+  bool again = false;
+  for (size_t i = 0; i < ports_.size(); ++i) {
+    const GsnPort& a = before_[i];
+    const GsnPort& b = *ports_[i];
+    if (a.up_ready != b.up_ready || a.dn_valid != b.dn_valid || !(a.dn_msg == b.dn_msg)) {
+      leaves_[i]->eval();
+      again = true;
+    }
+  }
+  if (again) net_->eval(ports_);
+}
+
+void GsnTreeFabric::sample() {
+  for (auto* p : ports_) msgs_ += p->up_valid && p->up_ready;
+}
+
+}  // namespace hpcnet::sim

@@ -1,0 +1,62 @@
+// sim/gsn/gsn_fabric.hpp: the global sync network as a fabric of the step loop: the Verilated
+// combining tree (GsnNet) joined to the GSN links of the nodes' SSMs.
+//
+// Each cycle, after the SSMs have settled (settle()): the tree settles on their up streams; an
+// SSM whose inputs changed settles again, and the tree once more, so that both sides of every
+// GSN handshake see the same valid and ready. sample() counts the messages the tree took;
+// edge() clocks the tree.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "sim/core/harness.hpp"
+#include "sim/core/model_table.hpp"
+#include "sim/ssm/gsn_port.hpp"
+#include "sim/ssm/ssm_device.hpp"
+#include "sim/system/fabric.hpp"
+
+namespace hpcnet::sim {
+
+// The network as the fabric sees it; make_gsn_net builds the Verilated tree.
+class GsnNet {
+ public:
+  virtual ~GsnNet() = default;
+  virtual unsigned nodes() const = 0;
+  virtual void set_reset(bool asserted) = 0;
+  // Apply the device-driven fields (up_valid, up_msg, dn_ready) of every port, settle, fill in the
+  // network-driven ones (up_ready, dn_valid, dn_msg).
+  virtual void eval(std::vector<GsnPort*>& ports) = 0;
+  virtual void edge() = 0;
+  virtual void close_trace() {}
+};
+
+// The built product trees (generated: every Vgsn_tree_<N> of rtl/gsn/models.cmake, Radix 4, 4 slots).
+using GsnMake = std::unique_ptr<GsnNet> (*)(unsigned nodes, double clock_mhz, TraceWindow trace);
+const std::vector<ModelEntry<GsnMake>>& gsn_models();
+
+// The product tree for `nodes` leaves (2, 4, 16, 64 are built); std::invalid_argument otherwise.
+std::unique_ptr<GsnNet> make_gsn_net(unsigned nodes, double clock_mhz = 200.0, TraceWindow trace = {});
+
+class GsnTreeFabric final : public Fabric {
+ public:
+  // One SSM per leaf, in leaf order; resets the tree.
+  GsnTreeFabric(std::unique_ptr<GsnNet> net, std::vector<SsmDevice*> leaves);
+  std::string name() const override { return "gsn tree"; }
+  void settle() override;
+  void sample() override;
+  void edge() override { net_->edge(); }
+  uint64_t progress() const override { return msgs_; }
+  void close_trace() override { net_->close_trace(); }
+  uint64_t messages() const { return msgs_; }  // up messages the tree took
+
+ private:
+  std::unique_ptr<GsnNet> net_;
+  std::vector<SsmDevice*> leaves_;
+  std::vector<GsnPort*> ports_;
+  std::vector<GsnPort> before_;
+  uint64_t msgs_ = 0;
+};
+
+}  // namespace hpcnet::sim

@@ -1,0 +1,92 @@
+// sim/host/host_bus.hpp: the host bus between software threads and a device's MMIO slave.
+//
+// One FIFO for the whole link, shared by all threads, holding posted writes and reads in issue
+// order (so a read is ordered after every earlier write). A request leaves the CPU's posted
+// buffer onto the link at depart = max(issue, previous depart + spacing) and is presented to the
+// device at depart + write_latency (reads: + read_latency), no earlier than `spacing` cycles
+// after the previous request was accepted. Only one read is outstanding at the device; the
+// reading thread resumes rsp_latency cycles after mmio_rsp_valid. The posted buffer holds the
+// requests that have not departed yet (buffer_entries); a thread issuing into a full buffer
+// waits, and waiting threads get the freed entries in arrival order (FIFO, so no CPU starves).
+// The link pipeline holds latency/spacing requests; when the device stops accepting, the link
+// backs up and then the buffer fills, so back-pressure reaches the writers.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "sim/host/ports.hpp"
+#include "sim/core/ring.hpp"
+#include "sim/core/scheduler.hpp"
+
+namespace hpcnet::sim {
+
+struct BusConfig {
+  uint64_t write_latency = 40;  // issue to presentation at the device
+  uint64_t read_latency = 40;   // read request issue to presentation
+  uint64_t rsp_latency = 40;    // mmio_rsp_valid to the reading thread resuming
+  uint64_t spacing = 2;         // min cycles between consecutive accepted requests (16 B HT packet at 8 B/cycle)
+  size_t buffer_entries = 16;   // posted-write buffer (requests issued, not yet on the link)
+};
+
+struct BusStats {
+  uint64_t writes = 0;              // accepted by the device
+  uint64_t reads = 0;               // accepted by the device
+  uint64_t read_cycles = 0;         // sum of issue-to-resume times of completed reads
+  uint64_t full_stalls = 0;         // times a thread found the buffer full
+  uint64_t not_ready_cycles = 0;    // cycles a presented request waited for req_ready
+  size_t max_queued = 0;
+  uint64_t requests() const { return writes + reads; }
+};
+
+class HostBus {
+ public:
+  HostBus(Scheduler& sched, BusConfig cfg = {});
+  const BusConfig& config() const { return cfg_; }
+
+  // From a simulated thread (no CPU cost charged here; SimPlatform adds it).
+  void write64(uint32_t addr, uint64_t value);
+  uint64_t read64(uint32_t addr);  // blocks the thread until the data is back
+
+  // Main loop, once per cycle: drive() before the device settles, sample() after.
+  void drive(MmioPort& port, uint64_t now);
+  void sample(const MmioPort& port, uint64_t now);
+
+  bool idle() const { return queue_.empty() && !read_outstanding_; }
+  size_t queued() const { return queue_.size(); }
+  const BusStats& stats() const { return stats_; }
+
+ private:
+  struct ReadSlot {
+    uint64_t value = 0;
+    bool done = false;
+  };
+  struct Req {
+    bool write = false;
+    uint32_t addr = 0;
+    uint64_t data = 0;
+    uint64_t issued = 0;
+    uint64_t depart = 0;    // leaves the posted buffer onto the link
+    uint64_t ready_at = 0;  // presented to the device
+    ReadSlot* slot = nullptr;
+    Scheduler::ThreadId reader = 0;
+  };
+  bool enqueue(const Req& r);  // false when the scheduler is shutting down
+
+  Scheduler& sched_;
+  BusConfig cfg_;
+  Ring<Req> queue_;
+  size_t buffered(uint64_t now) const;  // requests that have not departed at `now`
+  std::deque<Scheduler::ThreadId> space_waiters_;  // FIFO of threads waiting for buffer space
+  uint64_t last_depart_ = 0;
+  bool have_depart_ = false;
+  bool have_last_ = false;
+  uint64_t last_accept_ = 0;
+  bool read_outstanding_ = false;
+  Req outstanding_;
+  BusStats stats_;
+};
+
+}  // namespace hpcnet::sim

@@ -1,0 +1,182 @@
+// net_sim.cpp: run methodology and the model lookup of net_sim.hpp.
+#include "sim/net/net_sim.hpp"
+
+#include <sys/resource.h>
+#include <time.h>
+
+#include <chrono>
+#include <cstdio>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "sim/core/errors.hpp"
+
+namespace hpcnet::sim {
+
+namespace {
+double process_cpu_s() {  // every thread of the process (a split mesh runs several)
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+}  // namespace
+
+long peak_rss_kib() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_maxrss;
+}
+
+void NetSimBase::start(const NetRunConfig& rc) {
+  engine_.configure(rc);
+  reset_model();
+}
+
+NetStats NetSimBase::run(const NetRunConfig& rc) {
+  using clock = std::chrono::steady_clock;
+  const auto t0 = clock::now();
+  const double c0 = process_cpu_s();
+  auto last_report = t0;
+  start(rc);
+  NetEngine& e = engine_;
+  const uint64_t end = rc.warmup + rc.measure;
+  auto report = [&](const char* phase) {
+    if (!rc.progress || (e.now() & 0x3FFF) != 0) return;
+    const auto t = clock::now();
+    if (t - last_report < std::chrono::seconds(3)) return;
+    last_report = t;
+    std::fprintf(stderr, "  [%s] %s: cycle %llu, %llu packets outstanding\n", e.stats().label.c_str(), phase,
+                 static_cast<unsigned long long>(e.now()), static_cast<unsigned long long>(e.outstanding()));
+  };
+  while (e.now() < end) {
+    step();
+    report("measure");
+  }
+  while (e.tagged_outstanding() && e.now() < end + rc.drain_limit) {
+    step();
+    report("drain");
+  }
+  e.stats().stable = e.tagged_outstanding() == 0;
+  const bool drain = rc.final_drain == NetRunConfig::Drain::always ||
+                     (rc.final_drain == NetRunConfig::Drain::if_stable && e.stats().stable);
+  if (drain) {
+    e.set_generation(false);
+    while (e.outstanding()) {
+      step();
+      report("final drain");
+    }
+    e.checker().check_drained(e.now());
+    e.stats().drained = true;
+  }
+  NetStats s = e.stats();
+  s.cycles = e.now();
+  s.wall_s = std::chrono::duration<double>(clock::now() - t0).count();
+  s.cpu_s = process_cpu_s() - c0;
+  return s;
+}
+
+uint64_t NetSimBase::run_until_drained(uint64_t max_cycles) {
+  NetEngine& e = engine_;
+  const uint64_t t0 = e.now();
+  while (e.outstanding()) {
+    if (e.now() - t0 >= max_cycles)
+      throw Timeout(fmt::format("{}: {} packets still outstanding after {} cycles\n{}", spec().label(), e.outstanding(),
+                                max_cycles, e.dump()));
+    step();
+  }
+  e.checker().check_drained(e.now());
+  return e.now() - t0;
+}
+
+namespace {
+
+std::string strip_prefix(const std::string& m) {
+  const std::string p = "Vnet_mesh_";
+  return m.rfind(p, 0) == 0 ? m.substr(p.size()) : m;
+}
+
+}  // namespace
+
+namespace {
+// A model's NetSpec from its parameters (the module defaults where a -G is absent): a split mesh
+// (META Threads = T) is T blocks of K0 x K1/T routers, so its network is T times its -GK1. The
+// default run-time depth is 2 packets (the bubble rule's minimum on a torus), Dims in ADBR (the DBFC
+// minimum), at most BufPkts.
+NetSpec spec_of(const ModelEntry<NetMake>& e) {
+  NetSpec s;
+  s.model = e.name;
+  const auto dims = static_cast<unsigned>(e.param("Dims", 2));
+  const auto threads = static_cast<unsigned>(e.param("Threads", 1));
+  const auto k0 = static_cast<unsigned>(e.param("K0", 1)), k1 = static_cast<unsigned>(e.param("K1", 1)) * threads,
+             k2 = static_cast<unsigned>(e.param("K2", 1));
+  s.shape = dims == 3 ? MeshShape(k0, k1, k2) : MeshShape(k0, k1);
+  if (e.param("Torus", 0)) s.shape = s.shape.as_torus();
+  s.mode = static_cast<NetMode>(e.param("Mode", 0));
+  s.pkt_flits = static_cast<unsigned>(e.param("PktFlits", 5));
+  s.flit_bits = static_cast<unsigned>(e.param("FlitW", 256));
+  s.buf_max = static_cast<unsigned>(e.param("BufPkts", 2));
+  s.threads = threads;
+  s.buf_pkts = std::min(s.mode == NetMode::adbr ? std::max(2u, dims) : 2u, s.buf_max);
+  return s;
+}
+}  // namespace
+
+const std::vector<NetModelInfo>& net_models() {
+  static const std::vector<NetModelInfo> table = [] {
+    std::vector<NetModelInfo> t;
+    for (const auto& e : net_model_entries()) t.push_back({spec_of(e), e.make});
+    return t;
+  }();
+  return table;
+}
+
+std::string net_model_list() {
+  std::string s;
+  for (const auto& m : net_models())
+    s += fmt::format("{}{} ({}, buffers up to {})", s.empty() ? "" : ", ", m.spec.model, m.spec.label(), m.spec.buf_max);
+  return s.empty() ? "none (rtl/router/models.cmake declares none)" : s;
+}
+
+std::unique_ptr<NetSimBase> make_net(const std::string& model, TraceWindow trace) {
+  return make_net(model, 0, std::move(trace));
+}
+
+std::unique_ptr<NetSimBase> make_net(const std::string& model, unsigned buf_pkts, TraceWindow trace) {
+  for (const auto& m : net_models())
+    if (m.spec.model == model || strip_prefix(m.spec.model) == strip_prefix(model))
+      return m.make(net_spec(m, buf_pkts), std::move(trace));
+  throw std::invalid_argument(fmt::format("no mesh model '{}' is built; built: {}", model, net_model_list()));
+}
+
+NetSpec net_spec(const NetModelInfo& m, unsigned buf_pkts) { return buf_pkts ? m.spec.with_buf(buf_pkts) : m.spec; }
+
+const NetModelInfo* find_net(const MeshShape& shape, NetMode mode, unsigned buf_pkts, unsigned threads) {
+  const NetModelInfo* best = nullptr;
+  for (const auto& m : net_models()) {
+    if (!(m.spec.shape == shape) || m.spec.mode != mode || m.spec.threads != threads) continue;
+    if (!net_spec(m, buf_pkts).buf_error().empty()) continue;
+    if (!best || m.spec.buf_max < best->spec.buf_max) best = &m;
+  }
+  return best;
+}
+
+std::unique_ptr<NetSimBase> make_net(const MeshShape& shape, NetMode mode, unsigned buf_pkts, unsigned threads,
+                                     TraceWindow trace) {
+  const NetModelInfo* m = find_net(shape, mode, buf_pkts, threads);
+  if (!m) throw std::invalid_argument(net_unavailable(shape, mode, buf_pkts, threads));
+  return m->make(net_spec(*m, buf_pkts), std::move(trace));
+}
+
+std::string net_unavailable(const MeshShape& shape, NetMode mode, unsigned buf_pkts, unsigned threads) {
+  if (find_net(shape, mode, buf_pkts, threads)) return {};
+  for (const auto& m : net_models())  // a model of this network exists: the depth is the reason
+    if (m.spec.shape == shape && m.spec.mode == mode && m.spec.threads == threads && buf_pkts != 0 &&
+        buf_pkts < m.spec.min_buf())
+      return m.spec.with_buf(buf_pkts).buf_error();
+  return fmt::format("no {} {} mesh model{}{} is built; built: {}", shape.name(), mode_name(mode),
+                     buf_pkts ? fmt::format(" that runs {}-packet buffers", buf_pkts) : "",
+                     threads > 1 ? fmt::format(" split for {} threads", threads) : "", net_model_list());
+}
+
+}  // namespace hpcnet::sim
