@@ -4,9 +4,9 @@
 # assertion off (GSN_ALLOW_DUP) so that the error path itself can be tested.
 set(GSN_RTL
   ${HPCNET_RTL}/common/cmn_rr_arb.sv
-  ${HPCNET_RTL}/ssm/ssm_fp64_add.sv
-  ${HPCNET_RTL}/ssm/ssm_fp64_cmp.sv
-  ${HPCNET_RTL}/ssm/ssm_alu.sv
+  ${HPCNET_RTL}/alu/ssm_fp64_add.sv
+  ${HPCNET_RTL}/alu/ssm_fp64_cmp.sv
+  ${HPCNET_RTL}/alu/ssm_alu.sv
   ${HPCNET_RTL}/gsn/gsn_pkg.sv
   ${HPCNET_RTL}/gsn/gsn_node.sv
   ${HPCNET_RTL}/gsn/gsn_tree.sv)

@@ -12,9 +12,9 @@ set(SSM_RTL
   ${HPCNET_RTL}/ssm/ssm_hash.sv
   ${HPCNET_RTL}/ssm/ssm_spill.sv
   ${HPCNET_RTL}/ssm/ssm_retw.sv
-  ${HPCNET_RTL}/ssm/ssm_fp64_add.sv
-  ${HPCNET_RTL}/ssm/ssm_fp64_cmp.sv
-  ${HPCNET_RTL}/ssm/ssm_alu.sv
+  ${HPCNET_RTL}/alu/ssm_fp64_add.sv
+  ${HPCNET_RTL}/alu/ssm_fp64_cmp.sv
+  ${HPCNET_RTL}/alu/ssm_alu.sv
   ${HPCNET_RTL}/ssm/ssm_coll.sv
   ${HPCNET_RTL}/ssm/ssm_burst.sv
   ${HPCNET_RTL}/ssm/ssm_top.sv)
@@ -40,14 +40,6 @@ hpcnet_model(PREFIX Vssm_opq TOP ssm_opq
              SOURCES ${SSM_UNIT_RTL_BASE} ${HPCNET_RTL}/ssm/ssm_opq.sv
              ARGS -Wno-UNUSEDPARAM)
 
-# ---- ssm_alu (reduction combine unit) ------------------------------------------------------------
-# Unit tests in tb/ssm/alu: the ALU with its default parameters (TagW = 8, Latency = 4).
-set(SSM_ALU_RTL
-  ${HPCNET_RTL}/ssm/ssm_fp64_add.sv
-  ${HPCNET_RTL}/ssm/ssm_fp64_cmp.sv
-  ${HPCNET_RTL}/ssm/ssm_alu.sv)
-hpcnet_model(PREFIX Vssm_alu TOP ssm_alu SOURCES ${SSM_ALU_RTL})
-
 # ---- ssm_burst (burst-reduce unit) -------------------------------------------------------------
 # Unit tests in tb/ssm/burst: the unit with its default parameters (5 PEs x 4 threads, 2 slots)
 # and the real ssm_alu. -Wno-UNUSEDPARAM: the packages' constants are not all used here.
@@ -55,8 +47,8 @@ set(SSM_BURST_RTL
   ${HPCNET_RTL}/common/cmn_fifo.sv
   ${HPCNET_RTL}/ssm/ssm_regs_pkg.sv
   ${HPCNET_RTL}/ssm/ssm_pkg.sv
-  ${HPCNET_RTL}/ssm/ssm_fp64_add.sv
-  ${HPCNET_RTL}/ssm/ssm_fp64_cmp.sv
-  ${HPCNET_RTL}/ssm/ssm_alu.sv
+  ${HPCNET_RTL}/alu/ssm_fp64_add.sv
+  ${HPCNET_RTL}/alu/ssm_fp64_cmp.sv
+  ${HPCNET_RTL}/alu/ssm_alu.sv
   ${HPCNET_RTL}/ssm/ssm_burst.sv)
 hpcnet_model(PREFIX Vssm_burst TOP ssm_burst SOURCES ${SSM_BURST_RTL} ARGS -Wno-UNUSEDPARAM)
