@@ -2,14 +2,7 @@
 # (Radix 4, Slots 4) for 2..64 nodes; the rest are small test configurations: Nodes not a power of
 # Radix, other radices, one leaf, few slots, and a variant that turns the "child contributes twice"
 # assertion off (GSN_ALLOW_DUP) so that the error path itself can be tested.
-set(GSN_RTL
-  ${HPCNET_RTL}/common/cmn_rr_arb.sv
-  ${HPCNET_RTL}/ssm/ssm_fp64_add.sv
-  ${HPCNET_RTL}/ssm/ssm_fp64_cmp.sv
-  ${HPCNET_RTL}/ssm/ssm_alu.sv
-  ${HPCNET_RTL}/gsn/gsn_pkg.sv
-  ${HPCNET_RTL}/gsn/gsn_node.sv
-  ${HPCNET_RTL}/gsn/gsn_tree.sv)
+hpcnet_sources(GSN_RTL ${HPCNET_RTL}/gsn/sources.f)
 
 foreach(n 2 4 16 64)
   hpcnet_model(PREFIX Vgsn_tree_${n} TOP gsn_tree SOURCES ${GSN_RTL} ARGS -GNodes=${n} -GRadix=4 -GSlots=4)

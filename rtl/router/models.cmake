@@ -6,11 +6,8 @@
 # List only what a test or the `hpcnet net` benchmark uses. The buffer depth is a run-time input
 # (buf_pkts_i, up to the BufPkts a model is built with), so one model serves every depth up to
 # its BufPkts.
-set(RTR_RTL
-  ${HPCNET_RTL}/router/rtr_pkg.sv
-  ${HPCNET_RTL}/router/rtr_route.sv
-  ${HPCNET_RTL}/router/rtr_alloc.sv
-  ${HPCNET_RTL}/router/rtr_router.sv)
+hpcnet_sources(RTR_RTL ${HPCNET_RTL}/router/sources.f)
+hpcnet_sources(NET_RTL ${HPCNET_RTL}/net/sources.f)
 
 # Unit-level models (tb/router): the route computation (2-D ADBR and DOR, 3-D ADBR; credits of
 # 3 bits), the allocator of a 2-D router, and single routers (K0 = K1 = K2 = 1, boundary ports
@@ -59,7 +56,7 @@ function(rtr_net_model topo name k0 k1 k2 mode buf torus)
     set(tma 256)
   endif()
   hpcnet_model(PREFIX Vnet_${topo}_${name} TOP net_mesh
-               SOURCES ${RTR_RTL} ${HPCNET_RTL}/net/net_mesh.sv
+               SOURCES ${NET_RTL}
                ARGS --unroll-count 8 --trace-max-array ${tma} -GDims=${dims} -GK0=${k0} -GK1=${k1}
                     -GK2=${k2} -GMode=${mode} -GBufPkts=${buf} -GTorus=${torus})
 endfunction()
@@ -120,5 +117,5 @@ rtr_torus_model(4x4x4_dorvct 4 4 4 2)
 # The 8x8 torus without the bubble rule (Bubble = 0): it deadlocks under saturated uniform traffic;
 # tb/net shows that the watchdog catches it (the rule is needed, and the stress test can fail). Not
 # a Vnet_ model: NetSim's table of networks (sim/net/CMakeLists.txt) never offers it.
-hpcnet_model(PREFIX Vrtr_torus_8x8_nobubble TOP net_mesh SOURCES ${RTR_RTL} ${HPCNET_RTL}/net/net_mesh.sv
+hpcnet_model(PREFIX Vrtr_torus_8x8_nobubble TOP net_mesh SOURCES ${NET_RTL}
              ARGS --unroll-count 8 -GDims=2 -GK0=8 -GK1=8 -GK2=1 -GMode=1 -GBufPkts=2 -GTorus=1 -GBubble=0)

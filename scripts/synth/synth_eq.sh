@@ -11,7 +11,7 @@ work=$(mkdir -p "${2:-$root/build/synth_eq/$name}" && cd "${2:-$root/build/synth
 
 top=$(awk -v n="$name" '$1 == n {print $2}' "$here/tops.txt")
 [ -n "$top" ] || { echo "synth_eq: $name is not in $here/tops.txt" >&2; exit 2; }
-srcs=$(awk -v n="$name" -v r="$root" '$1 == n {for (i = 3; i <= NF; i++) if ($i ~ /\.s?v$/) printf "%s/%s ", r, $i}' "$here/tops.txt")
+srcs=$(python3 "$here/synth_top.py" --sources "$name" | tr '\n' ' ')
 
 # eq=noassert: the RTL's protocol assertions would fire on unconstrained random inputs; compare
 # functions only (the RTL copy is compiled with SYNTHESIS defined, like the netlist).

@@ -3,9 +3,11 @@
 
     synth_top.py OUTDIR NAME [--netlist FILE]     prints one CSV row: name,top,cells,flops,mem_bits
     synth_top.py --list                           prints the names in tops.txt
+    synth_top.py --sources NAME                   prints the top's source files, one a line
 
-tops.txt, one top a line:  <name> <top module> [Param=value ...] [mem=keep] [eq=noassert] <source files ...>
-Sources are relative to the repository root. The design is flattened (stats count every
+tops.txt, one top a line:  <name> <top module> [Param=value ...] [mem=keep] [eq=noassert] <sources ...>
+Sources are relative to the repository root: a block's source list (rtl/<block>/sources.f, read by
+scripts/filelist.py) or single files. The design is flattened (stats count every
 instance). mem=keep keeps memories as $mem_v2 cells (SRAM
 macros) instead of mapping them to flops. The flow fails (exit 1, log in OUTDIR/NAME.log) on a
 Yosys error, on `check -assert`, or when a latch is left. --netlist also writes the netlist as
@@ -20,6 +22,8 @@ import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+from filelist import read_list  # noqa: E402
 LATCHES = "t:$dlatch t:$adlatch t:$dlatchsr t:$_DLATCH_* t:$_DLATCHSR_* t:$_SR_*"
 FINE_KEEP_MEM = ["opt -fast -full", "opt -full", "techmap", "opt -fast", "abc -fast", "opt -fast"]
 
@@ -38,8 +42,10 @@ def read_tops(path=HERE / "tops.txt"):
                 continue
             elif "=" in x:
                 t["params"].append(tuple(x.split("=", 1)))
-            elif str(ROOT / x) not in t["sources"]:  # a file listed twice is read once
-                t["sources"].append(str(ROOT / x))
+            else:  # a source list or a file; a file reached twice is read once
+                for f in read_list(x) if x.endswith(".f") else [str(ROOT / x)]:
+                    if f not in t["sources"]:
+                        t["sources"].append(f)
         tops[t["name"]] = t
     return tops
 
@@ -77,12 +83,18 @@ def main():
     ap.add_argument("outdir", nargs="?")
     ap.add_argument("name", nargs="?")
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--sources", metavar="NAME", help="print the source files of top NAME")
     ap.add_argument("--netlist")
     ap.add_argument("--tops", default=str(HERE / "tops.txt"), help="another tops file (tests)")
     a = ap.parse_args()
     tops = read_tops(pathlib.Path(a.tops))
     if a.list:
         print("\n".join(tops))
+        return 0
+    if a.sources:
+        if a.sources not in tops:
+            sys.exit(f"synth_top: {a.sources} is not in {a.tops}")
+        print("\n".join(tops[a.sources]["sources"]))
         return 0
     if a.name not in tops:
         sys.exit(f"synth_top: {a.name} is not in {a.tops}")

@@ -1,6 +1,6 @@
 // gsn_tb.hpp: harness and reference model of gsn_tree (docs/gsn.md) for the Catch2 tests.
 //   Msg            the 128-bit message (rtl/gsn/gsn_pkg.sv), packed into 4 x 32-bit words
-//   alu()          ssm_alu's result a op b (docs in rtl/ssm/ssm_alu.sv) on the host
+//   alu()          ssm_alu's result a op b (docs in rtl/alu/ssm_alu.sv) on the host
 //   reference()    the tree's combined message for one operation, folded in the documented
 //                  order (left-packed tree, every node folds its children in index order)
 //   GsnTb<V>       one Verilated gsn_tree: drive the leaves, sample, clock

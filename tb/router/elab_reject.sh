@@ -5,7 +5,9 @@
 # be rejected below the bubble rule's minimum (BufPkts < 2) and in any mode but DOR-VCT. Exit 0 on
 # success.
 root=${1:?usage: elab_reject.sh REPO}
-rtl="$root/rtl/router/rtr_pkg.sv $root/rtl/router/rtr_route.sv $root/rtl/router/rtr_alloc.sv $root/rtl/router/rtr_router.sv"
+# The router's and the networks' source lists (rtl/<block>/sources.f).
+rtl=$(python3 "$root/scripts/filelist.py" "$root/rtl/router/sources.f" | tr '\n' ' ')
+net=$(python3 "$root/scripts/filelist.py" "$root/rtl/net/sources.f" | tr '\n' ' ')
 msg="BufPkts below Dims in ADBR mode"
 fail=0
 expect_reject() {  # label, command... (the message expected: $msg)
@@ -39,21 +41,21 @@ expect_reject "verilator router Dims=2 BufPkts=1" $vl $rtl --top-module rtr_rout
 # shellcheck disable=SC2086
 expect_reject "verilator router Dims=3 BufPkts=2" $vl $rtl --top-module rtr_router -GDims=3 -GBufPkts=2 -GMode=0
 # shellcheck disable=SC2086
-expect_reject "verilator mesh 3x3x3 BufPkts=2" $vl $rtl "$root/rtl/net/net_mesh.sv" --top-module net_mesh -GDims=3 -GK0=3 -GK1=3 -GK2=3 -GBufPkts=2 -GMode=0
+expect_reject "verilator mesh 3x3x3 BufPkts=2" $vl $net --top-module net_mesh -GDims=3 -GK0=3 -GK1=3 -GK2=3 -GBufPkts=2 -GMode=0
 # shellcheck disable=SC2086
 expect_pass "verilator router Dims=3 BufPkts=3" $vl $rtl --top-module rtr_router -GDims=3 -GBufPkts=3 -GMode=0
 # shellcheck disable=SC2086
 expect_pass "verilator router Dims=3 BufPkts=2 DOR" $vl $rtl --top-module rtr_router -GDims=3 -GBufPkts=2 -GMode=1
 msg="BufPkts below 2 on a torus"
 # shellcheck disable=SC2086
-expect_reject "verilator torus 4x4 BufPkts=1" $vl $rtl "$root/rtl/net/net_mesh.sv" --top-module net_mesh -GK0=4 -GK1=4 -GBufPkts=1 -GMode=1 -GTorus=1
+expect_reject "verilator torus 4x4 BufPkts=1" $vl $net --top-module net_mesh -GK0=4 -GK1=4 -GBufPkts=1 -GMode=1 -GTorus=1
 msg="a torus (Torus=1) runs DOR-VCT only"
 # shellcheck disable=SC2086
-expect_reject "verilator torus 4x4 ADBR" $vl $rtl "$root/rtl/net/net_mesh.sv" --top-module net_mesh -GK0=4 -GK1=4 -GBufPkts=2 -GMode=0 -GTorus=1
+expect_reject "verilator torus 4x4 ADBR" $vl $net --top-module net_mesh -GK0=4 -GK1=4 -GBufPkts=2 -GMode=0 -GTorus=1
 # shellcheck disable=SC2086
-expect_reject "verilator torus 4x4 wormhole" $vl $rtl "$root/rtl/net/net_mesh.sv" --top-module net_mesh -GK0=4 -GK1=4 -GBufPkts=2 -GMode=2 -GTorus=1
+expect_reject "verilator torus 4x4 wormhole" $vl $net --top-module net_mesh -GK0=4 -GK1=4 -GBufPkts=2 -GMode=2 -GTorus=1
 # shellcheck disable=SC2086
-expect_pass "verilator torus 4x4 DOR-VCT BufPkts=2" $vl $rtl "$root/rtl/net/net_mesh.sv" --top-module net_mesh -GK0=4 -GK1=4 -GBufPkts=2 -GMode=1 -GTorus=1
+expect_pass "verilator torus 4x4 DOR-VCT BufPkts=2" $vl $net --top-module net_mesh -GK0=4 -GK1=4 -GBufPkts=2 -GMode=1 -GTorus=1
 msg="BufPkts below Dims in ADBR mode"
 if command -v yosys >/dev/null; then
   expect_reject "yosys router Dims=3 BufPkts=2" yosys -q -p "read_verilog -sv $rtl; hierarchy -check -top rtr_router -chparam Dims 3 -chparam BufPkts 2 -chparam FlitW 32"
