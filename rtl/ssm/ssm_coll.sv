@@ -16,11 +16,16 @@
 // Fold combines the members' values in ascending window index (pe*NumThreads + thread):
 //   acc = v[w0]; acc = acc OP v[w1]; acc = acc OP v[w2]; ...   (ssm_alu, a = acc, b = next)
 // With IO=1 the local result goes up the GSN as one message; the down message carries the global
-// result (and err). Store writes the result into the tag-value entry {value, L kept, P=1,
-// counter=1} (one ssm_get takes it; a parked get wakes). Release answers every member, one per
-// cycle, in window order, then frees the context. A completed context no longer matches new
-// arrivals, so an early arrival of the next round on the same address opens a fresh context and
-// cannot disturb the round being released.
+// result (and err). The tree pairs the nodes' rounds on an address by counting them, so a node
+// sends exactly one up message per round in which any member said IO=1 (IO is sticky), also when
+// the round is poisoned (then with err = 1: the other nodes get ERR_GSN, this one ERR_MISMATCH).
+// A down message is matched by address only: when nodes disagree on the kind, the erroneous
+// answer carries the kind of the message that opened the tree's slot (docs/ssm.md 11.5).
+// Store writes the result into the tag-value entry {value, L kept, P=1, counter=1} (one ssm_get
+// takes it; a parked get wakes). Release answers every member, one per cycle, in window order,
+// then frees the context. A completed context no longer matches new arrivals, so an early arrival
+// of the next round on the same address opens a fresh context and cannot disturb the round being
+// released.
 module ssm_coll #(
   parameter int NumPe      = 5,
   parameter int NumThreads = 4,
@@ -190,7 +195,9 @@ module ssm_coll #(
     for (int s = Slots - 1; s >= 0; s--) begin
       if (x_st_q[s] == XFold)  begin fold_found = 1'b1;  fold_idx = SlotW'(s);  end
       if (x_st_q[s] == XStore) begin store_found = 1'b1; store_idx = SlotW'(s); end
-      if (x_st_q[s] == XWaitDn && x_addr_q[s] == dn_addr && x_red_q[s] == dn_red) begin
+      // By address only: when nodes disagree on the kind, the tree's (erroneous) answer carries
+      // the kind of the message that opened its slot, which may not be this node's.
+      if (x_st_q[s] == XWaitDn && x_addr_q[s] == dn_addr) begin
         dn_found = 1'b1; dn_idx = SlotW'(s);
       end
     end
@@ -282,9 +289,10 @@ module ssm_coll #(
             c_set_code = 1'b1;
             c_code     = ssm_regs_pkg::SSM_STATE_OK;
             for (int s = 0; s < Slots; s++) if (dn_idx == SlotW'(s)) begin
-              if (x_poison_q[s])    c_code = ssm_regs_pkg::SSM_STATE_ERR_MISMATCH;
-              else if (dn_err)      c_code = ssm_regs_pkg::SSM_STATE_ERR_GSN;
-              c_st = (x_red_q[s] && !x_poison_q[s] && !dn_err) ? XStore : XRelease;
+              // A result of the other kind is an error even if the network did not say so.
+              if (x_poison_q[s])                         c_code = ssm_regs_pkg::SSM_STATE_ERR_MISMATCH;
+              else if (dn_err || dn_red != x_red_q[s])   c_code = ssm_regs_pkg::SSM_STATE_ERR_GSN;
+              c_st = (x_red_q[s] && !x_poison_q[s] && !dn_err && dn_red == x_red_q[s]) ? XStore : XRelease;
             end
           end
         end else if (fold_found) begin
@@ -488,8 +496,12 @@ module ssm_coll #(
             x_poison_q[s] <= 1'b1;
             x_code_q[s]   <= ssm_regs_pkg::SSM_STATE_ERR_MISMATCH;
           end
+          // IO is sticky: one member with io=1 makes the round global. The other nodes count on
+          // this node's up message, so a round whose members disagree on io still sends exactly
+          // one (poisoned: err = 1) instead of none, and the tree's rounds stay paired.
+          if (a_io) x_io_q[s] <= 1'b1;
           if (x_count_q[s] + 8'd1 == x_group_q[s])
-            x_st_q[s] <= after_local(x_red_q[s], x_io_q[s], x_poison_q[s] || m_mismatch);
+            x_st_q[s] <= after_local(x_red_q[s], x_io_q[s] || a_io, x_poison_q[s] || m_mismatch);
         end
         if (c_set_st && c_idx == SlotW'(s)) x_st_q[s] <= c_st;
         if (c_set_acc && c_idx == SlotW'(s)) x_acc_q[s] <= c_acc;
