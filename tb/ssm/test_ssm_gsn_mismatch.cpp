@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "hpcnet/sim/gsn_system.hpp"
+#include "sim/gsn/gsn_system.hpp"
 #include "hpcnet/ssm_regs.hpp"
 #include "hpcnet/tb/seed.hpp"
 
