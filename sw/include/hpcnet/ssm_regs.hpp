@@ -346,4 +346,43 @@ struct OvfNode {
   bool operator==(const OvfNode&) const = default;
 };
 
+// entry (74 bits): A tag-value entry's state as the hash table stores it (ssm_pkg::entry_t, a
+//   generated region; SPEC section 2); internal to the engine. The reset state is L = 0, P = 0, CNT
+//   = 0.
+inline constexpr unsigned ENTRY_WORDS = 2;
+inline constexpr Field ENTRY_VALUE{0, 10, 64};
+inline constexpr Field ENTRY_L{0, 9, 1};
+inline constexpr Field ENTRY_P{0, 8, 1};
+inline constexpr Field ENTRY_CNT{0, 0, 8};
+struct Entry {
+  static constexpr unsigned kBits = 74, kWords = 2;
+  using Words = std::array<std::uint64_t, kWords>;
+  // [73:10] entry value
+  std::uint64_t value = 0;
+  // [9] lock bit
+  bool l = false;
+  // [8] present (full) bit
+  bool p = false;
+  // [7:0] readers left (put/get)
+  std::uint32_t cnt = 0;
+  // The format's words (bits no field covers are 0; each field truncated to its width).
+  constexpr Words pack() const {
+    Words w{};
+    ENTRY_VALUE.write(w.data(), value);
+    ENTRY_L.write(w.data(), l);
+    ENTRY_P.write(w.data(), p);
+    ENTRY_CNT.write(w.data(), cnt);
+    return w;
+  }
+  static constexpr Entry unpack(const Words& w) {
+    Entry r;
+    r.value = ENTRY_VALUE.read(w.data());
+    r.l = ENTRY_L.read(w.data()) != 0;
+    r.p = ENTRY_P.read(w.data()) != 0;
+    r.cnt = static_cast<std::uint32_t>(ENTRY_CNT.read(w.data()));
+    return r;
+  }
+  bool operator==(const Entry&) const = default;
+};
+
 }  // namespace hpcnet::ssm_regs
