@@ -6,6 +6,7 @@
 # A new block adds one line to HPCNET_REGS_TOMLS.
 set(HPCNET_REGS_TOMLS
   rtl/ssm/ssm_regs.toml
+  rtl/gsn/gsn_formats.toml
 )
 
 set(HPCNET_REGS_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/gen_regs.py)
