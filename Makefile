@@ -38,9 +38,10 @@ synth:
 	@bash scripts/deps.sh
 	bash scripts/synth/synth.sh $(BUILD)/synth
 
-# Rewrite the checked-in register files (SV package, C++ header, docs) from rtl/*/*_regs.toml.
+# Rewrite the checked-in register and format files (SV packages and regions, C++ headers, docs)
+# from rtl/*/*_regs.toml and rtl/*/*_formats.toml (docs/regs.md).
 regs:
-	python3 scripts/regs/gen_regs.py --out . $(wildcard rtl/*/*_regs.toml)
+	python3 scripts/regs/gen_regs.py --out . $(wildcard rtl/*/*_regs.toml rtl/*/*_formats.toml)
 
 # Open the last trace in GTKWave with the block's save file.
 wave:

@@ -33,7 +33,7 @@
 module gsn_node #(
   parameter int NumChild = 4,
   parameter int Slots    = 4,
-  localparam int MsgW   = gsn_pkg::MsgW,                // derived, do not override
+  localparam int MsgW   = gsn_pkg::GSN_MSG_BITS,        // derived, do not override
   localparam int SlotW  = (Slots > 1) ? $clog2(Slots) : 1,
   localparam int ChildW = (NumChild > 1) ? $clog2(NumChild) : 1,
   localparam int StepW  = $clog2(NumChild + 1)
@@ -63,7 +63,12 @@ module gsn_node #(
     $error("gsn_node: Slots must be >= 1");
   end
 
-  localparam int RefW       = 5;  // {kind, op, type} = msg[116:112]
+  // The fields every child of one operation must agree on: ref = {kind, op, type}, adjacent in the
+  // message (gsn_pkg, docs/gsn_formats.md), msg[RefLsb +: RefW] = msg[116:112].
+  localparam int RefLsb     = gsn_pkg::GSN_MSG_TYPE_LSB;
+  localparam int RefW       = gsn_pkg::GSN_MSG_KIND_LSB + 1 - RefLsb;
+  localparam int RefOp      = gsn_pkg::GSN_MSG_OP_LSB - RefLsb;    // op inside ref
+  localparam int RefKind    = gsn_pkg::GSN_MSG_KIND_LSB - RefLsb;  // kind inside ref: 1 = reduce
   localparam int AluLatency = 4;  // ssm_alu's fixed pipeline depth (checked by ssm_alu)
 
   // ---------------------------------------------------------------------------------------------
@@ -74,14 +79,15 @@ module gsn_node #(
   logic [NumChild-1:0]      c_err;
   logic                     unused_zero;
   for (genvar i = 0; i < NumChild; i++) begin : g_dec
-    assign c_val[i*64 +: 64]     = c_up_msg_i[i*MsgW + gsn_pkg::ValLsb +: 64];
-    assign c_addr[i*48 +: 48]    = c_up_msg_i[i*MsgW + gsn_pkg::AddrLsb +: 48];
-    assign c_ref[i*RefW +: RefW] = c_up_msg_i[i*MsgW + gsn_pkg::TypeLsb +: RefW];
-    assign c_err[i]              = c_up_msg_i[i*MsgW + gsn_pkg::ErrLsb];
+    assign c_val[i*64 +: 64]     = c_up_msg_i[i*MsgW + gsn_pkg::GSN_MSG_VALUE_LSB +: 64];
+    assign c_addr[i*48 +: 48]    = c_up_msg_i[i*MsgW + gsn_pkg::GSN_MSG_ADDR_LSB +: 48];
+    assign c_ref[i*RefW +: RefW] = c_up_msg_i[i*MsgW + RefLsb +: RefW];
+    assign c_err[i]              = c_up_msg_i[i*MsgW + gsn_pkg::GSN_MSG_ERR_LSB];
   end
   always_comb begin
     unused_zero = 1'b0;
-    for (int i = 0; i < NumChild; i++) unused_zero = unused_zero ^ (^c_up_msg_i[i*MsgW + 118 +: 10]);
+    for (int i = 0; i < NumChild; i++)
+      unused_zero = unused_zero ^ (^c_up_msg_i[i*MsgW + gsn_pkg::GSN_MSG_ZERO_LSB +: gsn_pkg::GSN_MSG_ZERO_WIDTH]);
   end
 
   // ---------------------------------------------------------------------------------------------
@@ -172,7 +178,7 @@ module gsn_node #(
   always_comb begin
     for (int s = 0; s < Slots; s++) begin
       complete[s] = sl_valid_q[s] && (sl_have_q[s*NumChild +: NumChild] == {NumChild{1'b1}});
-      reduce[s]   = sl_ref_q[s*RefW + 4];
+      reduce[s]   = sl_ref_q[s*RefW + RefKind];
       ret[s]      = alu_out_valid && (alu_out_tag == SlotW'(s));
       step_now[s*StepW +: StepW] = sl_step_q[s*StepW +: StepW] + (ret[s] ? StepW'(1) : StepW'(0));
       can_issue[s] = complete[s] && reduce[s] && (!sl_busy_q[s] || ret[s]) &&
@@ -206,7 +212,7 @@ module gsn_node #(
       if (iss_idx == SlotW'(s)) begin
         iss_a    = ret[s] ? alu_out_result : sl_val_q[s*NumChild*64 +: 64];
         iss_type = sl_ref_q[s*RefW +: 2];
-        iss_op   = sl_ref_q[s*RefW + 2 +: 2];
+        iss_op   = sl_ref_q[s*RefW + RefOp +: 2];
         for (int c = 1; c < NumChild; c++) begin
           if (step_now[s*StepW +: StepW] == StepW'(c)) iss_b = sl_val_q[(s*NumChild + c)*64 +: 64];
         end
@@ -250,11 +256,11 @@ module gsn_node #(
     out_msg_d = '0;
     for (int s = 0; s < Slots; s++) begin
       if (done_idx == SlotW'(s)) begin
-        out_msg_d[gsn_pkg::ValLsb +: 64]   = !reduce[s] ? 64'd0 :
-                                             ret[s] ? alu_out_result : sl_val_q[s*NumChild*64 +: 64];
-        out_msg_d[gsn_pkg::AddrLsb +: 48]  = sl_addr_q[s*48 +: 48];
-        out_msg_d[gsn_pkg::TypeLsb +: RefW] = sl_ref_q[s*RefW +: RefW];
-        out_msg_d[gsn_pkg::ErrLsb]          = sl_err_q[s] || err_now[s];
+        out_msg_d[gsn_pkg::GSN_MSG_VALUE_LSB +: 64] = !reduce[s] ? 64'd0 :
+                                                      ret[s] ? alu_out_result : sl_val_q[s*NumChild*64 +: 64];
+        out_msg_d[gsn_pkg::GSN_MSG_ADDR_LSB +: 48]  = sl_addr_q[s*48 +: 48];
+        out_msg_d[RefLsb +: RefW]                   = sl_ref_q[s*RefW +: RefW];
+        out_msg_d[gsn_pkg::GSN_MSG_ERR_LSB]         = sl_err_q[s] || err_now[s];
       end
     end
   end

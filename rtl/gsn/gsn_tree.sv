@@ -23,16 +23,17 @@
 module gsn_tree #(
   parameter int Nodes = 4,
   parameter int Radix = 4,
-  parameter int Slots = 4
+  parameter int Slots = 4,
+  localparam int MsgW = gsn_pkg::GSN_MSG_BITS  // derived, do not override: 128
 ) (
-  input  logic                 clk_i,
-  input  logic                 rst_ni,
-  input  logic [Nodes-1:0]     up_valid_i,
-  output logic [Nodes-1:0]     up_ready_o,
-  input  logic [Nodes*128-1:0] up_msg_i,
-  output logic [Nodes-1:0]     dn_valid_o,
-  input  logic [Nodes-1:0]     dn_ready_i,
-  output logic [Nodes*128-1:0] dn_msg_o
+  input  logic                  clk_i,
+  input  logic                  rst_ni,
+  input  logic [Nodes-1:0]      up_valid_i,
+  output logic [Nodes-1:0]      up_ready_o,
+  input  logic [Nodes*MsgW-1:0] up_msg_i,  // message n at [n*MsgW +: MsgW] (gsn_pkg::msg_t)
+  output logic [Nodes-1:0]      dn_valid_o,
+  input  logic [Nodes-1:0]      dn_ready_i,
+  output logic [Nodes*MsgW-1:0] dn_msg_o
 );
   // Parameter checks
   if (Nodes < 1 || Nodes > 64) begin : gen_err_nodes
@@ -44,8 +45,6 @@ module gsn_tree #(
   if (Slots < 1) begin : gen_err_slots
     $error("gsn_tree: Slots must be >= 1");
   end
-
-  localparam int MsgW = 128;
 
   // Tree nodes on level l: ceil(n / r^(l+1)).
   function int lvl_nodes(int n, int r, int l);

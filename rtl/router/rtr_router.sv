@@ -410,7 +410,7 @@ module rtr_router #(
             xdata[r*NP + o] = fl;
             xhead[o] = csend[o] ? head_q[r][src] : 1'b1;
             if (Ext && o < NN && !hasdn[r][o]) begin  // a boundary output: the flit goes out now
-              if (xhead[o]) fl[31:0] = rtr_pkg::hop_update(fl[31:0], o);
+              if (xhead[o]) fl[rtr_pkg::HeadW-1:0] = rtr_pkg::hop_update(fl[rtr_pkg::HeadW-1:0], o);
               out_data_o[(r*NN + o)*FlitW +: FlitW] = fl;
             end
           end
@@ -647,7 +647,7 @@ module rtr_router #(
           if (dc != '0) begin
             // only packets with no hop left are ejected, or with a route that leaves the network here
             if (d_send[NN] && dxhead[u][NN]) begin
-              a_eject_zero: assert (xdata[u*NP + NN][8*Dims-1:0] == '0
+              a_eject_zero: assert (xdata[u*NP + NN][rtr_pkg::HopW*Dims-1:0] == '0
                                     || rtr_pkg::unroutable(xdata[u*NP + NN][rtr_pkg::RouteW-1:0], 6'(oexist[u]), Dims))
                 else $error("rtr_router %0d: ejected a packet with hops left", u);
             end
@@ -752,7 +752,7 @@ module rtr_router #(
                 if (NR > 1 && hasdn[u][o]) begin
                   odata_q[u*NN + o] = xdata[u*NP + o];
                   if (dxhead[u][o]) begin
-                    odata_q[u*NN + o][31:0] = rtr_pkg::hop_update(xdata[u*NP + o][31:0], o);
+                    odata_q[u*NN + o][rtr_pkg::HeadW-1:0] = rtr_pkg::hop_update(xdata[u*NP + o][rtr_pkg::HeadW-1:0], o);
                   end
                   nb = RW'(rtr_pkg::dn(u, o, K0, K1, K2, Torus));
                   inbox_q[nb][o] = 1'b1;

@@ -84,9 +84,9 @@ module ssm_burst #(
   localparam int ChunkW   = 256 + 1 + 1 + 3;
   localparam int TagW     = 5;   // ALU tag {chunk end, slot[1:0], word[1:0]}
 
-  localparam logic [3:0] OpcodeBurst = 4'd8;    // ssm_regs_pkg::SSM_OPCODE_BURST
-  localparam logic [7:0] StateOk     = 8'h01;   // ssm_regs_pkg::SSM_STATE_OK
-  localparam logic [7:0] StateMism   = 8'h8C;   // ssm_regs_pkg::SSM_STATE_ERR_MISMATCH
+  localparam logic [3:0] OpcodeBurst = ssm_regs_pkg::SSM_OPCODE_BURST;
+  localparam logic [7:0] StateOk     = ssm_regs_pkg::SSM_STATE_OK;
+  localparam logic [7:0] StateMism   = ssm_regs_pkg::SSM_STATE_ERR_MISMATCH;
 
   // Context states.
   localparam logic [2:0] CFree = 3'd0, CGather = 3'd1, CReady = 3'd2, CRun = 3'd3, CRet = 3'd4;

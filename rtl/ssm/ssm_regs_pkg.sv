@@ -93,7 +93,8 @@ package ssm_regs_pkg;
   localparam logic [15:0] SSM_CMD_ARGS_OFFSET = 16'h0008;
   localparam logic [15:0] SSM_CMD_DOORBELL_OFFSET = 16'h0010;
 
-  // ---- formats (LSB counts from bit 0 of the whole format)
+  // ---- formats (LSB counts from bit 0 of the whole format; package = false: regions only)
+  // cmd_word (64 bits): CMD.DOORBELL: the command word.
   localparam int unsigned SSM_CMD_WORD_BITS = 64;
   localparam int unsigned SSM_CMD_WORD_ADDR_LSB = 0;
   localparam int unsigned SSM_CMD_WORD_ADDR_WIDTH = 48;
@@ -101,6 +102,13 @@ package ssm_regs_pkg;
   localparam int unsigned SSM_CMD_WORD_OPCODE_WIDTH = 4;
   localparam int unsigned SSM_CMD_WORD_RET_OFFSET_LSB = 52;
   localparam int unsigned SSM_CMD_WORD_RET_OFFSET_WIDTH = 12;
+  typedef struct packed {
+    logic [11:0] ret_offset;  // [63:52]
+    logic [3:0]  opcode;      // [51:48] opcode
+    logic [47:0] addr;        // [47:0]
+  } cmd_word_t;
+  // cmd_args (64 bits): CMD.ARGS: the argument word (kept per window; rewrite only when it
+  //   changes).
   localparam int unsigned SSM_CMD_ARGS_BITS = 64;
   localparam int unsigned SSM_CMD_ARGS_READERS_LSB = 0;
   localparam int unsigned SSM_CMD_ARGS_READERS_WIDTH = 8;
@@ -116,6 +124,19 @@ package ssm_regs_pkg;
   localparam int unsigned SSM_CMD_ARGS_IO_WIDTH = 1;
   localparam int unsigned SSM_CMD_ARGS_LENGTH_LSB = 32;
   localparam int unsigned SSM_CMD_ARGS_LENGTH_WIDTH = 32;
+  typedef struct packed {
+    logic [31:0] length;   // [63:32]
+    logic        io;       // [31]
+    logic        rsvd_30;  // [30] reserved
+    logic [1:0]  rop;      // [29:28] red_op
+    logic        rsvd_27;  // [27] reserved
+    logic [2:0]  type_;    // [26:24] red_type
+    logic [7:0]  group;    // [23:16]
+    logic [3:0]  rsvd_12;  // [15:12] reserved
+    logic [3:0]  size;     // [11:8]
+    logic [7:0]  readers;  // [7:0]
+  } cmd_args_t;
+  // slot (128 bits): A control-page-table slot (16 bytes, written by the engine in one DMA beat).
   localparam int unsigned SSM_SLOT_BITS = 128;
   localparam int unsigned SSM_SLOT_VALUE_LSB = 0;
   localparam int unsigned SSM_SLOT_VALUE_WIDTH = 64;
@@ -123,6 +144,13 @@ package ssm_regs_pkg;
   localparam int unsigned SSM_SLOT_STATE_WIDTH = 8;
   localparam int unsigned SSM_SLOT_TAG_LSB = 72;
   localparam int unsigned SSM_SLOT_TAG_WIDTH = 8;
+  typedef struct packed {
+    logic [47:0] rsvd_80;  // [127:80] reserved
+    logic [7:0]  tag;      // [79:72]
+    logic [7:0]  state;    // [71:64] state
+    logic [63:0] value;    // [63:0]
+  } slot_t;
+  // ovf_node (256 bits): An overflow-area node in host memory (32 bytes, one DMA beat).
   localparam int unsigned SSM_OVF_NODE_BITS = 256;
   localparam int unsigned SSM_OVF_NODE_TAG_LSB = 0;
   localparam int unsigned SSM_OVF_NODE_TAG_WIDTH = 64;
@@ -136,8 +164,19 @@ package ssm_regs_pkg;
   localparam int unsigned SSM_OVF_NODE_COUNTER_WIDTH = 8;
   localparam int unsigned SSM_OVF_NODE_NEXT_LSB = 192;
   localparam int unsigned SSM_OVF_NODE_NEXT_WIDTH = 64;
+  typedef struct packed {
+    logic [63:0] next;      // [255:192]
+    logic [47:0] rsvd_144;  // [191:144] reserved
+    logic [7:0]  counter;   // [143:136]
+    logic [5:0]  rsvd_130;  // [135:130] reserved
+    logic        p;         // [129]
+    logic        l;         // [128]
+    logic [63:0] value;     // [127:64]
+    logic [63:0] tag;       // [63:0]
+  } ovf_node_t;
 
   // ---- codes
+  // opcode: Command opcodes.
   localparam int unsigned SSM_OPCODE_WIDTH = 4;
   localparam logic [3:0] SSM_OPCODE_PUT = 4'd1;
   localparam logic [3:0] SSM_OPCODE_GET = 4'd2;
@@ -147,15 +186,21 @@ package ssm_regs_pkg;
   localparam logic [3:0] SSM_OPCODE_BARRIER = 4'd6;
   localparam logic [3:0] SSM_OPCODE_REDUCE = 4'd7;
   localparam logic [3:0] SSM_OPCODE_BURST = 4'd8;
+  // red_type: Element types of reduce and burst reduce (cmd_args.TYPE), of ssm_alu (in_type_i:
+  //   INT32 is two independent int32 lanes of a 64-bit word) and of the global sync network's
+  //   message (gsn_formats.toml).
   localparam int unsigned SSM_RED_TYPE_WIDTH = 3;
   localparam logic [2:0] SSM_RED_TYPE_INT64 = 3'd0;
   localparam logic [2:0] SSM_RED_TYPE_UINT64 = 3'd1;
   localparam logic [2:0] SSM_RED_TYPE_DOUBLE = 3'd2;
   localparam logic [2:0] SSM_RED_TYPE_INT32 = 3'd3;
+  // red_op: Reductions (cmd_args.ROP), of ssm_alu (in_op_i) and of the global sync network's
+  //   message.
   localparam int unsigned SSM_RED_OP_WIDTH = 2;
   localparam logic [1:0] SSM_RED_OP_SUM = 2'd0;
   localparam logic [1:0] SSM_RED_OP_MAX = 2'd1;
   localparam logic [1:0] SSM_RED_OP_MIN = 2'd2;
+  // state: Slot state codes (ERR_INFO.CODE uses the error codes).
   localparam int unsigned SSM_STATE_WIDTH = 8;
   localparam logic [7:0] SSM_STATE_PENDING = 8'd0;
   localparam logic [7:0] SSM_STATE_OK = 8'd1;

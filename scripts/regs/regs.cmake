@@ -1,35 +1,39 @@
-# regs.cmake: register maps. Each block's <blk>_regs.toml is the single source of its SV package,
-# C++ header and Markdown table (scripts/regs/gen_regs.py). The build regenerates them into
-# ${CMAKE_BINARY_DIR}/gen (target `regs`, part of ALL); the CTest test `regs_drift` fails, with a
-# diff, when the checked-in copies differ from the TOML (fix: `make regs`).
+# regs.cmake: register maps and formats. Each block's TOML (rtl/<dir>/<stem>.toml) is the single
+# source of its SV package (or of generated regions in hand-written SV files), C++ header and
+# Markdown tables (scripts/regs/gen_regs.py; schema in docs/regs.md). The build regenerates them
+# into ${CMAKE_BINARY_DIR}/gen (target `regs`, part of ALL); the CTest test `regs_drift` fails,
+# with a diff, when the checked-in copies differ from the TOMLs (fix: `make regs`).
 # A new block adds one line to HPCNET_REGS_TOMLS.
 set(HPCNET_REGS_TOMLS
   rtl/ssm/ssm_regs.toml
+  rtl/gsn/gsn_formats.toml
+  rtl/router/rtr_formats.toml
 )
 
 set(HPCNET_REGS_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/gen_regs.py)
 set(HPCNET_REGS_GEN ${CMAKE_BINARY_DIR}/gen)
-set(_regs_outputs "")
-set(_regs_sources "")
-foreach(_toml IN LISTS HPCNET_REGS_TOMLS)
-  get_filename_component(_blk ${_toml} NAME_WE)
-  string(REGEX REPLACE "_regs$" "" _blk ${_blk})
-  set(_outs
-    ${HPCNET_REGS_GEN}/rtl/${_blk}/${_blk}_regs_pkg.sv
-    ${HPCNET_REGS_GEN}/sw/include/hpcnet/${_blk}_regs.hpp
-    ${HPCNET_REGS_GEN}/docs/${_blk}_regs.md)
-  add_custom_command(
-    OUTPUT ${_outs}
-    COMMAND ${Python3_EXECUTABLE} ${HPCNET_REGS_SCRIPT} --out ${HPCNET_REGS_GEN}
-            ${CMAKE_SOURCE_DIR}/${_toml}
-    # The generator leaves unchanged files alone; touch so the outputs are newer than the inputs.
-    COMMAND ${CMAKE_COMMAND} -E touch ${_outs}
-    DEPENDS ${CMAKE_SOURCE_DIR}/${_toml} ${HPCNET_REGS_SCRIPT}
-    COMMENT "Generating register files for ${_blk}"
-    VERBATIM)
-  list(APPEND _regs_outputs ${_outs})
-  list(APPEND _regs_sources ${CMAKE_SOURCE_DIR}/${_toml})
-endforeach()
+list(TRANSFORM HPCNET_REGS_TOMLS PREPEND ${CMAKE_SOURCE_DIR}/ OUTPUT_VARIABLE _regs_sources)
+# The generated files (the generator lists them; a region's host file counts as an input too).
+execute_process(
+  COMMAND ${Python3_EXECUTABLE} ${HPCNET_REGS_SCRIPT} --list ${_regs_sources}
+  OUTPUT_VARIABLE _regs_rel OUTPUT_STRIP_TRAILING_WHITESPACE
+  RESULT_VARIABLE _regs_rc)
+if(NOT _regs_rc EQUAL 0)
+  message(FATAL_ERROR "gen_regs.py --list failed (see above)")
+endif()
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_regs_sources} ${HPCNET_REGS_SCRIPT})
+list(TRANSFORM _regs_rel PREPEND ${HPCNET_REGS_GEN}/ OUTPUT_VARIABLE _regs_outputs)
+set(_regs_hosts ${_regs_rel})  # SystemVerilog files with generated regions are read, too
+list(FILTER _regs_hosts INCLUDE REGEX "\\.sv$")
+list(TRANSFORM _regs_hosts PREPEND ${CMAKE_SOURCE_DIR}/)
+add_custom_command(
+  OUTPUT ${_regs_outputs}
+  COMMAND ${Python3_EXECUTABLE} ${HPCNET_REGS_SCRIPT} --out ${HPCNET_REGS_GEN} ${_regs_sources}
+  # The generator leaves unchanged files alone; touch so the outputs are newer than the inputs.
+  COMMAND ${CMAKE_COMMAND} -E touch ${_regs_outputs}
+  DEPENDS ${_regs_sources} ${_regs_hosts} ${HPCNET_REGS_SCRIPT}
+  COMMENT "Generating register and format files"
+  VERBATIM)
 add_custom_target(regs ALL DEPENDS ${_regs_outputs})
 
 add_test(NAME regs_drift

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "hpcnet/rtr_formats.hpp"
+
 namespace hpcnet::sim {
 
 // The signed hops of a minimal route from coordinate a to b in a dimension of radix k: b - a in a
@@ -29,14 +31,16 @@ inline int ring_offset(int a, int b, unsigned k, bool torus) {
 // route per dimension, offset(d) for d = 0..2, in bytes 0..2; hop counter (byte 3) 0.
 template <class Offset>
 uint32_t pack_route(Offset offset) {
-  uint32_t r = 0;
-  for (unsigned d = 0; d < 3; ++d)
-    r |= static_cast<uint32_t>(static_cast<uint8_t>(static_cast<int8_t>(offset(d)))) << (8 * d);
-  return r;
+  rtr_formats::Route r;  // the format route of rtl/router/rtr_formats.toml
+  for (unsigned d = 0; d < rtr_formats::ROUTE_HOPS_COUNT; ++d) r.hops[d] = offset(d);
+  return static_cast<uint32_t>(r.pack()[0]);
 }
 
 // The signed hops left in dimension d (0..2) of a route field (pack_route's inverse).
-inline int route_hops(uint32_t route, unsigned d) { return static_cast<int8_t>(route >> (8 * d)); }
+inline int route_hops(uint32_t route, unsigned d) {
+  const formats::Field f = rtr_formats::ROUTE_HOPS.at(d);
+  return static_cast<int>(formats::sign_extend(f.get(route), f.width));
+}
 
 // A k0 x k1 [x k2] mesh (no wraparound), or a torus (torus = true: wraparound in every dimension).
 // dims is 2 or 3; k[2] is 1 for 2-D.

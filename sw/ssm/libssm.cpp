@@ -14,6 +14,13 @@ namespace {
 
 namespace R = ssm_regs;
 
+// The C names of hpcnet/ssm.h are the generated codes (rtl/ssm/ssm_regs.toml): SSM_OK/SSM_BUSY
+// are libssm's return codes, the element types and reductions are red_type and red_op.
+static_assert(SSM_INT64 == static_cast<int>(R::RedType::INT64) && SSM_UINT64 == static_cast<int>(R::RedType::UINT64) &&
+              SSM_DOUBLE == static_cast<int>(R::RedType::DOUBLE) && SSM_INT32 == static_cast<int>(R::RedType::INT32));
+static_assert(SSM_SUM == static_cast<int>(R::RedOp::SUM) && SSM_MAX == static_cast<int>(R::RedOp::MAX) &&
+              SSM_MIN == static_cast<int>(R::RedOp::MIN));
+
 // libssm's state on one node: the node's driver and each window's last error. Kept in the node's
 // Platform (node_local), so every call acts on the engine of the node its thread runs on.
 struct NodeState {

@@ -1,5 +1,5 @@
 // gsn_tb.hpp: harness and reference model of gsn_tree (docs/gsn.md) for the Catch2 tests.
-//   Msg            the 128-bit message (rtl/gsn/gsn_pkg.sv), packed into 4 x 32-bit words
+//   Msg            the 128-bit message (generated: hpcnet/gsn_formats.hpp), 4 x 32-bit port words
 //   alu()          ssm_alu's result a op b (docs in rtl/alu/ssm_alu.sv) on the host
 //   reference()    the tree's combined message for one operation, folded in the documented
 //                  order (left-packed tree, every node folds its children in index order)
@@ -24,56 +24,46 @@
 #include <type_traits>
 #include <vector>
 
+#include "hpcnet/gsn_formats.hpp"
+#include "hpcnet/tb/bits.hpp"
 #include "sim/core/harness.hpp"
 #include "hpcnet/tb/cycle.hpp"
+#include "hpcnet/tb/red_codes.hpp"
 #include "hpcnet/tb/seed.hpp"
+
+namespace hpcnet::gsn_formats {
+inline std::ostream& operator<<(std::ostream& os, const Msg& m) {
+  return os << "{addr=0x" << std::hex << m.addr << " value=0x" << m.value << std::dec << " kind=" << to_string(m.kind)
+            << " type=" << to_string(m.type) << " op=" << to_string(m.op) << " err=" << m.err << " zero=" << m.zero
+            << "}";
+}
+}  // namespace hpcnet::gsn_formats
 
 namespace gsnt {
 
-enum Type : unsigned { kInt64 = 0, kUint64 = 1, kDouble = 2, kInt32x2 = 3 };
-enum Op : unsigned { kSum = 0, kMax = 1, kMin = 2 };
-enum Kind : unsigned { kBarrier = 0, kReduce = 1 };
+// The message and its codes: generated from rtl/gsn/gsn_formats.toml (types and ops:
+// rtl/ssm/ssm_regs.toml).
+using Msg = hpcnet::gsn_formats::Msg;
+using hpcnet::gsn_formats::Kind;
+using hpcnet::ssm_regs::RedOp;
+using hpcnet::ssm_regs::RedType;
+using namespace hpcnet::tb::red;  // the codes as unsigned numbers (alu())
+inline constexpr Kind kBarrier = Kind::BARRIER, kReduce = Kind::REDUCE;
+inline unsigned code(RedType t) { return static_cast<unsigned>(t); }
+inline unsigned code(RedOp o) { return static_cast<unsigned>(o); }
+inline unsigned code(Kind k) { return static_cast<unsigned>(k); }
 
-struct Msg {
-  std::uint64_t value = 0;
-  std::uint64_t addr = 0;  // 48 bits
-  unsigned type = 0, op = 0, kind = 0;
-  bool err = false;
-  unsigned zero = 0;  // bits [127:118]
-  unsigned ref() const { return type | (op << 2) | (kind << 4); }
-  bool operator==(const Msg& o) const {
-    return value == o.value && addr == o.addr && type == o.type && op == o.op && kind == o.kind &&
-           err == o.err && zero == o.zero;
-  }
-};
-inline std::ostream& operator<<(std::ostream& os, const Msg& m) {
-  return os << "{addr=0x" << std::hex << m.addr << " value=0x" << m.value << std::dec
-            << " kind=" << m.kind << " type=" << m.type << " op=" << m.op << " err=" << m.err
-            << " zero=" << m.zero << "}";
-}
+// The fields the children of one operation must agree on (gsn_node's ref).
+inline bool same_ref(const Msg& a, const Msg& b) { return a.kind == b.kind && a.op == b.op && a.type == b.type; }
 
-// Message <-> 32-bit words w[0..3] (bit 0 = w[0] bit 0).
+// Message i of a flat vector of 32-bit words (a Verilated port): bits [i*128 +: 128].
 template <class W>
-void put_msg(W& w, unsigned leaf, const Msg& m) {
-  const unsigned b = leaf * 4;
-  w[b + 0] = std::uint32_t(m.value);
-  w[b + 1] = std::uint32_t(m.value >> 32);
-  w[b + 2] = std::uint32_t(m.addr);
-  w[b + 3] = std::uint32_t((m.addr >> 32) & 0xffff) | (m.type & 3u) << 16 | (m.op & 3u) << 18 |
-             (m.kind & 1u) << 20 | std::uint32_t(m.err) << 21 | (m.zero & 0x3ffu) << 22;
+void put_msg(W& w, unsigned i, const Msg& m) {
+  hpcnet::tb::put_format(w, i * Msg::kBits, m);
 }
 template <class W>
-Msg get_msg(const W& w, unsigned leaf) {
-  const unsigned b = leaf * 4;
-  Msg m;
-  m.value = std::uint64_t(w[b + 0]) | std::uint64_t(w[b + 1]) << 32;
-  m.addr = std::uint64_t(w[b + 2]) | std::uint64_t(w[b + 3] & 0xffff) << 32;
-  m.type = (w[b + 3] >> 16) & 3u;
-  m.op = (w[b + 3] >> 18) & 3u;
-  m.kind = (w[b + 3] >> 20) & 1u;
-  m.err = (w[b + 3] >> 21) & 1u;
-  m.zero = (w[b + 3] >> 22) & 0x3ffu;
-  return m;
+Msg get_msg(const W& w, unsigned i) {
+  return hpcnet::tb::get_format<Msg>(w, i * Msg::kBits);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -124,11 +114,11 @@ inline Msg combine(const std::vector<Msg>& ch) {
   Msg r = ch[0];
   r.zero = 0;
   for (std::size_t c = 1; c < ch.size(); ++c) {
-    r.err = r.err || ch[c].err || ch[c].ref() != ch[0].ref();
-    if (ch[0].kind == kReduce) r.value = alu(ch[0].type, ch[0].op, r.value, ch[c].value);
+    r.err = r.err || ch[c].err || !same_ref(ch[c], ch[0]);
+    if (ch[0].kind == Kind::REDUCE) r.value = alu(code(ch[0].type), code(ch[0].op), r.value, ch[c].value);
   }
   r.err = r.err || ch[0].err;
-  if (r.kind == kBarrier) r.value = 0;
+  if (r.kind == Kind::BARRIER) r.value = 0;
   return r;
 }
 
@@ -295,22 +285,25 @@ RandomStats run_random(std::uint64_t seed, const RandomCfg& cfg) {
     Round r;
     Msg base;
     base.addr = st[a].addr;
-    base.kind = pct(cfg.reduce_pct) ? kReduce : kBarrier;
-    base.type = unsigned(rng() % 4);
-    base.op = unsigned(rng() % 3);
-    if (base.kind == kBarrier && pct(50)) base.type = base.op = 0;
+    base.kind = pct(cfg.reduce_pct) ? Kind::REDUCE : Kind::BARRIER;
+    base.type = static_cast<RedType>(rng() % 4);
+    base.op = static_cast<RedOp>(rng() % 3);
+    if (base.kind == Kind::BARRIER && pct(50)) {
+      base.type = RedType{};
+      base.op = RedOp{};
+    }
     for (unsigned n = 0; n < N; ++n) {
       Msg m = base;
-      m.value = base.kind == kReduce ? random_value(rng, m.type) : (pct(80) ? 0 : rng());
+      m.value = base.kind == Kind::REDUCE ? random_value(rng, code(m.type)) : (pct(80) ? 0 : rng());
       if (pct(10)) m.zero = unsigned(rng() & 0x3ff);  // ignored by the tree
       r.msgs.push_back(m);
     }
     if (pct(cfg.err_pct)) {
       Msg& m = r.msgs[rng() % N];
       switch (rng() % 4) {
-        case 0: m.kind ^= 1; break;
-        case 1: m.type = (m.type + 1 + unsigned(rng() % 3)) % 4; break;
-        case 2: m.op = (m.op + 1 + unsigned(rng() % 2)) % 3; break;
+        case 0: m.kind = static_cast<Kind>(code(m.kind) ^ 1); break;
+        case 1: m.type = static_cast<RedType>((code(m.type) + 1 + unsigned(rng() % 3)) % 4); break;
+        case 2: m.op = static_cast<RedOp>((code(m.op) + 1 + unsigned(rng() % 2)) % 3); break;
         default: m.err = true; break;
       }
       ++stats.errs;

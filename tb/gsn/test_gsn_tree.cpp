@@ -43,7 +43,7 @@ unsigned measure(const std::vector<Msg>& msgs) {
   return 0;
 }
 
-std::vector<Msg> ops(unsigned n, unsigned kind, unsigned type, unsigned op, std::uint64_t addr) {
+std::vector<Msg> ops(unsigned n, Kind kind, RedType type, RedOp op, std::uint64_t addr) {
   std::vector<Msg> v(n);
   for (unsigned i = 0; i < n; ++i) {
     v[i].addr = addr;
@@ -58,7 +58,7 @@ std::vector<Msg> ops(unsigned n, unsigned kind, unsigned type, unsigned op, std:
 // Documented latency: up 2 cycles per level (barrier, or a node with one child), 2 + (k-1)*L for
 // a reduce at a node with k children (the critical path runs through the fullest node, the first
 // of each level); down 1 cycle per level.
-unsigned expected_latency(unsigned nodes, unsigned radix, unsigned kind) {
+unsigned expected_latency(unsigned nodes, unsigned radix, Kind kind) {
   unsigned t = 0;
   for (unsigned k : first_node_children(nodes, radix))
     t += 2 + (kind == kReduce ? (k - 1) * kAluLatency : 0) + 1;
@@ -68,8 +68,8 @@ unsigned expected_latency(unsigned nodes, unsigned radix, unsigned kind) {
 template <class V>
 void latency_row() {
   constexpr unsigned N = Cfg<V>::nodes, R = Cfg<V>::radix;
-  unsigned b = measure<V>(ops(N, kBarrier, 0, 0, 0x1000));
-  unsigned r = measure<V>(ops(N, kReduce, kInt64, kSum, 0x2000));
+  unsigned b = measure<V>(ops(N, kBarrier, RedType::INT64, RedOp::SUM, 0x1000));
+  unsigned r = measure<V>(ops(N, kReduce, RedType::INT64, RedOp::SUM, 0x2000));
   std::printf("%-22s nodes %2u radix %u depth %u: barrier %3u cycles, reduce %3u cycles\n", Cfg<V>::name,
               N, R, tree_depth(N, R), b, r);
   CHECK(b == 3 * tree_depth(N, R));
@@ -93,7 +93,7 @@ TEST_CASE("gsn: latency per configuration matches the documented formula", "[gsn
 TEST_CASE("gsn: double sum is folded in the nested tree order", "[gsn]") {
   // 1e16 + 1 + 1 + ... depends on the order: the tree order must be the documented one, and for
   // 16 leaves radix 4 it is not the flat left fold.
-  std::vector<Msg> m = ops(16, kReduce, kDouble, kSum, 0x3000);
+  std::vector<Msg> m = ops(16, kReduce, RedType::DOUBLE, RedOp::SUM, 0x3000);
   for (unsigned i = 0; i < 16; ++i) m[i].value = as_bits(i % 4 == 0 ? 1e16 * (i == 0 ? 1 : -1) : 1.0);
   double flat = 0;
   for (unsigned i = 0; i < 16; ++i) flat = i == 0 ? as_double(m[0].value) : flat + as_double(m[i].value);
@@ -105,11 +105,11 @@ TEST_CASE("gsn: double sum is folded in the nested tree order", "[gsn]") {
 
 TEST_CASE("gsn: a mismatched or erroneous contribution gives err at every leaf", "[gsn]") {
   for (unsigned what = 0; what < 4; ++what) {
-    std::vector<Msg> m = ops(16, kReduce, kUint64, kMax, 0x4000);
+    std::vector<Msg> m = ops(16, kReduce, RedType::UINT64, RedOp::MAX, 0x4000);
     Msg& bad = m[9];
     if (what == 0) bad.kind = kBarrier;
-    if (what == 1) bad.type = kDouble;
-    if (what == 2) bad.op = kMin;
+    if (what == 1) bad.type = RedType::DOUBLE;
+    if (what == 2) bad.op = RedOp::MIN;
     if (what == 3) bad.err = true;
     INFO("case " << what);
     GsnTb<Vgsn_tree_16> tb;
@@ -132,7 +132,7 @@ TEST_CASE("gsn: a mismatched or erroneous contribution gives err at every leaf",
     }
     REQUIRE(got == 16);
     // the address is usable again at once, without error
-    std::vector<Msg> ok = ops(16, kReduce, kUint64, kMax, 0x4000);
+    std::vector<Msg> ok = ops(16, kReduce, RedType::UINT64, RedOp::MAX, 0x4000);
     for (unsigned n = 0; n < 16; ++n) {
       tb.up_valid[n] = true;
       tb.up_msg[n] = ok[n];
@@ -184,7 +184,7 @@ static void duplicate_is_an_error(const std::vector<Msg>& m) {
 }
 
 TEST_CASE("gsn: a child contributing twice sets err, one result per leaf, no hang", "[gsn]") {
-  std::vector<Msg> m = ops(4, kReduce, kInt64, kSum, 0x5000);
+  std::vector<Msg> m = ops(4, kReduce, RedType::INT64, RedOp::SUM, 0x5000);
   // One harness alive at a time: Verilator 5.006 hangs when a model is destroyed while another,
   // already destroyed context is still the thread's current one.
   duplicate_is_an_error(m);
@@ -205,7 +205,7 @@ TEST_CASE("gsn: no free slot back-pressures only the new address", "[gsn]") {
     Msg x;
     x.addr = 0x10000 + 8 * a;
     x.kind = kReduce;
-    x.type = kInt64;
+    x.type = RedType::INT64;
     x.value = 10 * a + n;
     return x;
   };

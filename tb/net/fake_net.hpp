@@ -62,7 +62,7 @@ class FakeNet final : public sim::NetSimBase {
           c[d] = (c[d] + delta + static_cast<int>(s.k[d])) % static_cast<int>(s.k[d]);  // (a torus wraps)
           hops += static_cast<unsigned>(delta < 0 ? -delta : delta);
         }
-        p.words[0] = hops << 24;
+        p.words[0] = static_cast<uint32_t>(rtr_formats::Head{.route = {}, .hop_count = hops}.pack()[0]);
         transit_[s.id(c)].emplace(now + 1 + delay_ * hops, std::move(p));
       }
     }
@@ -114,7 +114,7 @@ class FakeNet final : public sim::NetSimBase {
       case Fault::corrupt: p.words[static_cast<size_t>(pf - 1) * w + 6] ^= 0x100u; break;
       case Fault::duplicate: ej_[d].push_back({p}); break;
       case Fault::misroute: d = (d + 1) % n; break;
-      case Fault::bad_hops: p.words[0] += 1u << 24; break;
+      case Fault::bad_hops: p.words[0] += static_cast<uint32_t>(rtr_formats::HEAD_HOP_COUNT.put(1)); break;
       case Fault::reorder:
         held_.push_back(std::move(p));
         held_dst_ = d;

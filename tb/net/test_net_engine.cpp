@@ -50,7 +50,7 @@ void all_to_all(NetSimBase& net) {
 std::vector<uint32_t> flit(const MeshShape& s, const PacketTag& t, unsigned f, bool at_dest) {
   std::vector<uint32_t> w(8);
   encode_flit(w.data(), 8, s, t, f);
-  if (f == 0 && at_dest) w[0] = s.hops(t.src, t.dst) << 24;
+  if (f == 0 && at_dest) w[0] = static_cast<uint32_t>(hpcnet::rtr_formats::HEAD_HOP_COUNT.put(s.hops(t.src, t.dst)));
   return w;
 }
 
@@ -265,7 +265,7 @@ TEST_CASE("checker: accepts a correct packet and rejects bad deliveries", "[net]
   }
   SECTION("non-minimal hop count") {
     auto w = flit(m, b, 0, true);
-    w[0] += 2u << 24;
+    w[0] += static_cast<uint32_t>(hpcnet::rtr_formats::HEAD_HOP_COUNT.put(2));
     CHECK_THROWS_WITH(ck.ejected(14, w.data(), 110), Contains("minimal route has 4 hops"));
   }
   SECTION("payload corrupted in a body flit") {

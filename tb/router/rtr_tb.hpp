@@ -33,10 +33,13 @@ struct Flit {
   std::uint64_t cycle = 0;
 };
 
+// A head flit: the head format (rtl/router/rtr_formats.toml) with hops {x, y, z} left and `hops`
+// travelled, the packet id above it.
 inline std::uint64_t head_flit(unsigned id, int x, int y, int z = 0, unsigned hops = 0) {
-  const std::uint32_t route =
-      hpcnet::sim::pack_route([&](unsigned d) { return d == 0 ? x : d == 1 ? y : z; }) | (hops & 0xffu) << 24;
-  return std::uint64_t(id) << 32 | route;
+  hpcnet::rtr_formats::Head h;
+  h.route.hops = {x, y, z};
+  h.hop_count = hops;
+  return std::uint64_t(id) << 32 | h.pack()[0];
 }
 inline std::uint64_t body_flit(unsigned id, unsigned pos) {
   return std::uint64_t(id) << 32 | 0xb0d000u | pos;

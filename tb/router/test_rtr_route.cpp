@@ -25,6 +25,7 @@
 #include "Vrtr_route_3d_adbr.h"
 #include "Vrtr_route_2d_torus.h"
 #include "Vrtr_route_3d_torus.h"
+#include "sim/net/net_types.hpp"
 #include "hpcnet/tb/seed.hpp"
 
 namespace {
@@ -79,8 +80,7 @@ Ref reference(unsigned dims, bool adbr, const int* hops, unsigned free, const un
 template <class M>
 void check(M& m, unsigned dims, bool adbr, const int* hops, unsigned free, const unsigned* cred, bool torus = false,
            unsigned inport = 0) {
-  std::uint32_t route = 0;
-  for (unsigned d = 0; d < 3; ++d) route |= std::uint32_t(std::uint8_t(d < dims ? hops[d] : 0)) << (8 * d);
+  const std::uint32_t route = hpcnet::sim::pack_route([&](unsigned d) { return d < dims ? hops[d] : 0; });
   std::uint32_t cw = 0;
   for (unsigned p = 0; p < 2 * dims; ++p) cw |= cred[p] << (3 * p);
   m.route_i = route;

@@ -20,7 +20,8 @@ extern "C" {
 
 enum { SSM_OK = 0, SSM_BUSY = 1 };
 
-/* Collective operations (docs/ssm.md, "Collectives"). Element types and reduction ops: */
+/* Collective operations (docs/ssm.md, "Collectives"). Element types and reduction ops: the codes
+ * red_type and red_op of rtl/ssm/ssm_regs.toml (docs/ssm_regs.md; libssm.cpp checks them). */
 enum { SSM_INT64 = 0, SSM_UINT64 = 1, SSM_DOUBLE = 2, SSM_INT32 = 3 };
 enum { SSM_SUM = 0, SSM_MAX = 1, SSM_MIN = 2 };
 

@@ -24,6 +24,7 @@
 #include "sim/core/harness.hpp"
 #include "hpcnet/tb/cycle.hpp"
 #include "hpcnet/tb/fp_ref.hpp"
+#include "hpcnet/tb/red_codes.hpp"
 #include "hpcnet/tb/seed.hpp"
 
 namespace alutb {
@@ -32,8 +33,8 @@ using hpcnet::tb::seed;
 
 constexpr unsigned kLatency = 4;  // ssm_alu's documented Latency
 constexpr unsigned kTagMask = 0xff;
-enum Type : unsigned { kInt64 = 0, kUint64 = 1, kDouble = 2, kInt32x2 = 3 };
-enum OpCode : unsigned { kSum = 0, kMax = 1, kMin = 2, kOpA = 3 };
+using namespace hpcnet::tb::red;  // kInt64 .. kInt32 (int32 x 2 lanes), kSum, kMax, kMin
+constexpr unsigned kOpA = 3;       // the op code red_op leaves unused: ssm_alu gives a
 constexpr std::uint64_t kQuiet = 0x0008000000000000ull;
 
 using hpcnet::tb::bits;
@@ -61,7 +62,7 @@ inline std::uint64_t ref_int(unsigned type, unsigned op, std::uint64_t a, std::u
       return op == kSum ? a + b : sel(std::int64_t(a) > std::int64_t(b));
     case kUint64:
       return op == kSum ? a + b : sel(a > b);
-    case kInt32x2: {
+    case kInt32: {
       std::uint64_t r = 0;
       for (unsigned l = 0; l < 2; ++l) {
         std::uint32_t x = std::uint32_t(a >> (32 * l)), y = std::uint32_t(b >> (32 * l)), z;

@@ -27,7 +27,7 @@ std::uint64_t int_operand(FpGen& g) {
 }
 
 AluOp random_op(FpGen& g, bool with_double) {
-  static const unsigned int_types[] = {kInt64, kUint64, kInt32x2};
+  static const unsigned int_types[] = {kInt64, kUint64, kInt32};
   AluOp o;
   o.type = with_double && g.pct(25) ? unsigned(kDouble) : int_types[g.rnd(0, 2)];
   o.op = g.pct(4) ? unsigned(kOpA) : g.rnd(0, 2);
@@ -57,11 +57,11 @@ TEST_CASE("ssm_alu: int64 uint64 and int32x2 sum max min random mix", "[ssm_alu]
       {kUint64, kMax, imin, 1, imin},
       {kInt64, kMin, ~0ull, 0, ~0ull},
       {kUint64, kMin, ~0ull, 0, 0},
-      {kInt32x2, kSum, 0x7fffffffffffffffull, 0x0000000100000001ull, 0x8000000000000000ull},
-      {kInt32x2, kSum, 0x00000000ffffffffull, 0x0000000000000001ull, 0},  // no carry between lanes
-      {kInt32x2, kMax, 0x80000000ffffffffull, 0x0000000100000000ull, 0x0000000100000000ull},
-      {kInt32x2, kMin, 0x80000000ffffffffull, 0x0000000100000000ull, 0x80000000ffffffffull},
-      {kInt32x2, kMax, 0x000000057fffffffull, 0xfffffff980000000ull, 0x000000057fffffffull},
+      {kInt32, kSum, 0x7fffffffffffffffull, 0x0000000100000001ull, 0x8000000000000000ull},
+      {kInt32, kSum, 0x00000000ffffffffull, 0x0000000000000001ull, 0},  // no carry between lanes
+      {kInt32, kMax, 0x80000000ffffffffull, 0x0000000100000000ull, 0x0000000100000000ull},
+      {kInt32, kMin, 0x80000000ffffffffull, 0x0000000100000000ull, 0x80000000ffffffffull},
+      {kInt32, kMax, 0x000000057fffffffull, 0xfffffff980000000ull, 0x000000057fffffffull},
   };
   for (const D& d : dir) {
     CHECK(ref_int(d.type, d.op, d.a, d.b) == d.r);  // the reference agrees with the hand value

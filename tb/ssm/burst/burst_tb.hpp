@@ -30,6 +30,7 @@
 #include "sim/host/host_memory.hpp"
 #include "hpcnet/tb/cycle.hpp"
 #include "hpcnet/tb/fp_ref.hpp"
+#include "hpcnet/tb/red_codes.hpp"
 #include "hpcnet/tb/seed.hpp"
 
 namespace bursttb {
@@ -37,9 +38,10 @@ namespace bursttb {
 using hpcnet::tb::seed;
 
 constexpr unsigned kWin = 20, kThreads = 4;
-enum Type : unsigned { kInt64 = 0, kUint64 = 1, kDouble = 2, kInt32 = 3 };
-enum Op : unsigned { kSum = 0, kMax = 1, kMin = 2 };
-constexpr unsigned kStateOk = 0x01, kStateMismatch = 0x8C, kOpcodeBurst = 8;
+using namespace hpcnet::tb::red;  // kInt64, kUint64, kDouble, kInt32, kSum, kMax, kMin
+constexpr unsigned kStateOk = static_cast<unsigned>(hpcnet::ssm_regs::State::OK);
+constexpr unsigned kStateMismatch = static_cast<unsigned>(hpcnet::ssm_regs::State::ERR_MISMATCH);
+constexpr unsigned kOpcodeBurst = static_cast<unsigned>(hpcnet::ssm_regs::Opcode::BURST);
 inline unsigned elem_bytes(unsigned type) { return type == kInt32 ? 4 : 8; }
 
 // ---------------------------------------------------------------- reference

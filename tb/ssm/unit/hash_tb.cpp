@@ -83,12 +83,12 @@ void HashTb::sample_client(unsigned c) {
     auto it = ref.find(k.cur.addr);
     REQUIRE(k.rec.hit == (it != ref.end()));
     if (k.rec.hit) REQUIRE(k.rec.seen == it->second);
-    else REQUIRE(k.rec.seen.is_reset());
+    else REQUIRE(is_reset(k.rec.seen));
     k.cm = k.cur.decide(k.rec.hit, k.rec.seen);
     k.wait = k.cm.delay;
     k.st = Client::Delay;
   } else if (k.st == Client::Cm && cm_ready) {
-    bool expect_upd = k.cm.write && (k.rec.hit || !k.cm.e.is_reset());
+    bool expect_upd = k.cm.write && (k.rec.hit || !is_reset(k.cm.e));
     REQUIRE(upd == expect_upd);
     if (upd) {
       REQUIRE(get_bits(h_->upd_addr_o, c * 48, 48) == k.cur.addr);
@@ -110,7 +110,7 @@ void HashTb::apply_commit(unsigned c) {
   k.done.push_back(k.rec);
   if (!k.cm.write) return;
   std::uint64_t a = k.cur.addr;
-  if (k.cm.e.is_reset()) {
+  if (is_reset(k.cm.e)) {
     ref.erase(a);
     onchip.erase(a);
     ovf.erase(a);
@@ -185,12 +185,9 @@ void HashTb::check_quiet() {
       std::uint64_t a = tag & ~1ull;
       INFO("node 0x" << std::hex << node << " tag 0x" << tag);
       REQUIRE(ovf.count(a));
-      Entry e;
-      e.value = peek64(node + 8);
+      const auto img = hpcnet::ssm_regs::OvfNode::unpack({tag, peek64(node + 8), peek64(node + 16), next});
+      const Entry e{img.value, img.l, img.p, img.counter};
       std::uint64_t w2 = peek64(node + 16);
-      e.l = w2 & 1;
-      e.p = (w2 >> 1) & 1;
-      e.cnt = unsigned((w2 >> 8) & 0xff);
       REQUIRE((w2 & ~0xff03ull) == 0);  // reserved bits
       REQUIRE(e == ref.at(a));
       valid_next[node] = next;

@@ -20,9 +20,14 @@ namespace ssmu {
 
 constexpr unsigned kWin = 20, kCores = 2, kDepth = 4;
 constexpr unsigned kExt = 2;  // completion ports of the collective units (coll, burst)
-enum Opc : unsigned {
-  kPut = 1, kGet = 2, kLock = 3, kUnlock = 4, kTrylock = 5, kBarrier = 6, kReduce = 7, kBurst = 8
-};
+// The opcodes (rtl/ssm/ssm_regs.toml) as plain numbers: the tests draw them from ranges.
+constexpr unsigned code(hpcnet::ssm_regs::Opcode o) { return static_cast<unsigned>(o); }
+constexpr unsigned kPut = code(hpcnet::ssm_regs::Opcode::PUT), kGet = code(hpcnet::ssm_regs::Opcode::GET),
+                   kLock = code(hpcnet::ssm_regs::Opcode::LOCK), kUnlock = code(hpcnet::ssm_regs::Opcode::UNLOCK),
+                   kTrylock = code(hpcnet::ssm_regs::Opcode::TRYLOCK), kBarrier = code(hpcnet::ssm_regs::Opcode::BARRIER),
+                   kReduce = code(hpcnet::ssm_regs::Opcode::REDUCE), kBurst = code(hpcnet::ssm_regs::Opcode::BURST);
+// The tests draw rnd(kPut, kTrylock) and rnd(kBarrier, kBurst): each range holds only its kind.
+static_assert(kTrylock - kPut == 4 && kBurst - kBarrier == 2);
 inline bool is_coll(unsigned opc) { return opc == kBarrier || opc == kReduce || opc == kBurst; }
 
 // ssm_pkg::op_t: {opcode[191:188], ret_offset[187:176], addr[175:128], value[127:64], args[63:0]}.

@@ -20,7 +20,7 @@ Decide random_decide(HashTb& tb) {
     if (!hit && r < 22) return c;           // reset state on a miss: no-op
     if (hit && r < 60) { c.e = seen; return c; }
     c.e = Entry{tb.rng(), tb.pct(30), tb.pct(50), tb.rnd(0, 255)};
-    if (c.e.is_reset()) c.e.cnt = 1;
+    if (is_reset(c.e)) c.e.cnt = 1;
     return c;
   };
 }
