@@ -3,3 +3,5 @@
 rtl/common/cmn_fifo.sv
 rtl/common/cmn_rr_arb.sv
 rtl/common/cmn_sram.sv
+rtl/common/cmn_dma_arb.sv
+rtl/common/cmn_realign.sv
