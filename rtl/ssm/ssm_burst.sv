@@ -16,10 +16,10 @@
 // into 32-byte logical chunks (offset 32k). Read issuer: for chunk k, member by member in
 // ascending window order, it reads the source's 32-byte-aligned blocks (trimmed to the buffer)
 // that chunk k still needs (0, 1 or 2 reads; 2 only for chunk 0 of an unaligned source). A
-// per-member carry register keeps the bytes of the last block beyond the chunk, so every source
-// byte is read exactly once. Realigner: concatenates carry and response(s) into the logical
-// chunk. Combiner: the first member's chunk is loaded into one of 4 accumulator slots, every
-// further member is folded in word by word through ssm_alu:
+// per-member carry keeps the bytes of the last block beyond the chunk, so every source byte is
+// read exactly once. Realigner (cmn_realign, one stream per member): concatenates carry and
+// response(s) into the logical chunk. Combiner: the first member's chunk is loaded into one of 4
+// accumulator slots, every further member is folded in word by word through ssm_alu:
 //     r[i] = (((s_w0[i] op s_w1[i]) op s_w2[i]) ... op s_wn[i]),  w0 < w1 < ... (window order)
 // Write issuer: once chunk k is complete it writes the dest-aligned block k of every member's
 // dest (built from chunks k-1 and k), then frees chunk k-1's slot; after the last chunk one more
@@ -80,7 +80,7 @@ module ssm_burst #(
   localparam int AccSlots = 4;   // accumulator chunks (k-1 and k being written, k+1, k+2 combining)
   localparam int AluLat   = 4;   // ssm_alu's fixed latency (checked by ssm_alu)
   localparam int KW       = 28;  // chunk/block counters: length < 2^32 -> at most 2^27 + 1 blocks
-  localparam int StepW    = WinW + 1 + 2 + 6 + 6 + 5 + 1 + 1 + 6;
+  localparam int StepW    = WinW + 1 + 1 + 2 + 6 + 6 + 1 + 1;
   localparam int ChunkW   = 256 + 1 + 1 + 3;
   localparam int TagW     = 5;   // ALU tag {chunk end, slot[1:0], word[1:0]}
 
@@ -120,10 +120,6 @@ module ssm_burst #(
   function logic [WinW-1:0] first_mem(input logic [NumWin-1:0] m);
     first_mem = '0;
     for (int i = NumWin - 1; i >= 0; i--) if (m[i]) first_mem = WinW'(i);
-  endfunction
-  // Bytes 0..len-1 set (len 0..32).
-  function logic [255:0] byte_mask(input logic [5:0] len);
-    byte_mask = ~({256{1'b1}} << {len, 3'b000});
   endfunction
   function logic [SlotW-1:0] slot_inc(input logic [SlotW-1:0] s);
     slot_inc = (32'(s) == Slots - 1) ? '0 : s + SlotW'(1);
@@ -227,9 +223,8 @@ module ssm_burst #(
   logic [47:0] ri_src;
   logic [4:0]  ri_a, ri_gap;
   logic [32:0] ri_len33, ri_base, ri_rend, ri_rf, ri_end1, ri_end2;
-  logic [5:0]  ri_len1, ri_len2, ri_nbytes;
-  logic [4:0]  ri_cin, ri_amt;
-  logic        ri_k0, ri_r1, ri_r2, ri_first, ri_last, ri_lastsub, ri_want, ri_adv, ri_go;
+  logic [5:0]  ri_len1, ri_len2;
+  logic        ri_k0, ri_kl, ri_r1, ri_r2, ri_first, ri_last, ri_lastsub, ri_want, ri_adv, ri_go;
   logic [1:0]  ri_nr;
   logic [32:0] ri_start;
 
@@ -249,13 +244,9 @@ module ssm_burst #(
   assign ri_nr    = ri_r2 ? 2'd2 : (ri_r1 ? 2'd1 : 2'd0);
   assign ri_len1  = 6'(ri_end1 - ri_rf);
   assign ri_len2  = 6'(ri_end2 - ri_end1);
-  assign ri_nbytes = 6'(ri_rend - ri_base);
-  assign ri_cin   = 5'(ri_rf - ri_base);
-  // Realigner shift: chunk 0 with two reads appends the second read after the first's bytes;
-  // later chunks append the read after the carried bytes.
-  assign ri_amt   = ri_k0 ? (ri_r2 ? ri_len1[4:0] : 5'd0) : ri_cin;
   assign ri_first = ri_w_q == g_first_q;
   assign ri_last  = !has_next(g_mask_q, ri_w_q);
+  assign ri_kl    = ri_k_q + KW'(1) == g_nchunk_q;      // the member's last chunk
   assign ri_start = ri_sub_q ? ri_end1 : ri_rf;
   assign ri_lastsub = (ri_nr == 2'd0) || (ri_nr == 2'd1) || ri_sub_q;
 
@@ -264,7 +255,7 @@ module ssm_burst #(
   // The step is done: record pushed, (k, w) advances.
   assign ri_adv   = ri_go && (ri_nr == 2'd0 || (take_ri && ri_lastsub));
   assign step_push = ri_adv;
-  assign step_in  = {ri_w_q, ri_k0, ri_nr, ri_len1, ri_len2, ri_amt, ri_first, ri_last, ri_nbytes};
+  assign step_in  = {ri_w_q, ri_k0, ri_kl, ri_nr, ri_len1, ri_len2, ri_first, ri_last};
 
   logic [47:0] ri_addr;
   logic [5:0]  ri_rlen;
@@ -291,49 +282,62 @@ module ssm_burst #(
   );
 
   // ---------------------------------------------------------------- realigner
+  // One cmn_realign stream per member: the step's reads are the beats (bytes at position 0 of the
+  // response, len1 then len2), a step with no read a beat of no byte; every step's last beat gives
+  // chunk k (the carry holds the bytes read beyond it). Chunk 0 opens the member's stream, the
+  // last chunk closes it.
   logic [WinW-1:0] s_w;
-  logic            s_k0, s_first, s_last;
+  logic            s_k0, s_kl, s_first, s_last;
   logic [1:0]      s_nr;
-  logic [5:0]      s_len1, s_len2, s_nbytes;
-  logic [4:0]      s_amt;
-  assign {s_w, s_k0, s_nr, s_len1, s_len2, s_amt, s_first, s_last, s_nbytes} = st_rec;
+  logic [5:0]      s_len1, s_len2;
+  assign {s_w, s_k0, s_kl, s_nr, s_len1, s_len2, s_first, s_last} = st_rec;
 
-  logic [255:0] carry_q [NumWin];   // per member: source bytes read beyond the last chunk
-  logic         have1_q;            // chunk 0, two reads: the first one is in r1_q
-  logic [255:0] r1_q;
-  logic         cf_ready, cf_push, rl_emit, rl_take1;
-  logic [255:0] rl_r, rl_base, rl_sh, rl_carry;
-  logic [511:0] rl_win;
+  logic         have1_q;            // chunk 0, two reads: the first one has been taken
+  logic         rl_valid, rl_ready, rl_fin, rl_take, cf_push, cf_ready;
+  logic [5:0]   rl_len, cf_len;
+  logic [255:0] cf_data;
+  logic [1:0]   cf_user;
+  logic [WinW-1:0] cf_sid;
+  logic [4:0]   cf_lo;
+  logic         cf_first, cf_last;
   logic [ChunkW-1:0] cf_in;
 
-  assign rl_carry = carry_q[s_w];
-  assign rl_r     = rb_data & byte_mask((s_nr == 2'd2 && !have1_q) ? s_len1 :
-                                        (s_nr == 2'd2 ? s_len2 : s_len1));
-  assign rl_take1 = st_valid && s_nr == 2'd2 && !have1_q && rb_valid;
-  assign rl_emit  = st_valid && cf_ready &&
-                    (s_nr == 2'd0 || (s_nr == 2'd1 && rb_valid) || (s_nr == 2'd2 && have1_q && rb_valid));
-  always_comb begin
-    if (s_k0) rl_base = (s_nr == 2'd2) ? r1_q : 256'd0;
-    else      rl_base = rl_carry;
-    rl_sh  = (s_nr == 2'd0) ? 256'd0 : rl_r;
-    rl_win = {256'd0, rl_base} | ({256'd0, rl_sh} << {s_amt, 3'b000});
-  end
-  assign st_pop  = rl_emit;
-  assign rb_pop  = rl_take1 || (rl_emit && s_nr != 2'd0);
-  assign cf_push = rl_emit;
-  assign cf_in   = {rl_win[255:0], s_first, s_last, 3'((32'(s_nbytes) + 7) / 8)};
+  assign rl_fin   = s_nr != 2'd2 || have1_q;   // the step's last beat
+  assign rl_valid = st_valid && (s_nr == 2'd0 || rb_valid);
+  assign rl_len   = (s_nr == 2'd0) ? 6'd0 : ((s_nr == 2'd2 && have1_q) ? s_len2 : s_len1);
+  assign rl_take  = rl_valid && rl_ready;
+  cmn_realign #(.Bytes(32), .Streams(NumWin), .UserW(2)) u_realign (
+    .clk_i, .rst_ni,
+    .valid_i  (rl_valid),
+    .ready_o  (rl_ready),
+    .sid_i    (s_w),
+    .first_i  (s_k0 && !have1_q),
+    .dst_off_i(5'd0),
+    .off_i    (5'd0),
+    .len_i    (rl_len),
+    .last_i   (s_kl && rl_fin),
+    .data_i   (rb_data),
+    .user_i   ({s_first, s_last}),
+    .valid_o  (cf_push),
+    .ready_i  (cf_ready),
+    .sid_o    (cf_sid),
+    .data_o   (cf_data),
+    .lo_o     (cf_lo),
+    .len_o    (cf_len),
+    .first_o  (cf_first),
+    .last_o   (cf_last),
+    .user_o   (cf_user)
+  );
+  assign st_pop = rl_take && rl_fin;
+  assign rb_pop = rl_take && s_nr != 2'd0;
+  assign cf_in  = {cf_data, cf_user, 3'((32'(cf_len) + 7) / 8)};
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       have1_q <= 1'b0;
-    end else begin
-      if (rl_take1) have1_q <= 1'b1;
-      else if (rl_emit) have1_q <= 1'b0;
+    end else if (rl_take) begin
+      have1_q <= !rl_fin;
     end
-  end
-  always_ff @(posedge clk_i) begin
-    if (rl_take1) r1_q <= rl_r;
-    if (rl_emit) carry_q[s_w] <= rl_win[511:256];
   end
 
   // ---------------------------------------------------------------- combiner
@@ -506,7 +510,7 @@ module ssm_burst #(
         end else begin
           ri_w_q <= g_first_q;
           ri_k_q <= ri_k_q + KW'(1);
-          if (ri_k_q + KW'(1) == g_nchunk_q) ri_act_q <= 1'b0;
+          if (ri_kl) ri_act_q <= 1'b0;
         end
       end
 
@@ -612,7 +616,8 @@ module ssm_burst #(
 
   // ---------------------------------------------------------------- unused
   logic unused;
-  assign unused = ^{st_count, rb_count, cf_count, a_size, wi_cat[511:256]};
+  assign unused = ^{st_count, rb_count, cf_count, a_size, wi_cat[511:256], cf_sid, cf_lo, cf_first,
+                    cf_last};
 
 `ifndef SYNTHESIS
   // ---------------------------------------------------------------- assertions
@@ -639,7 +644,6 @@ module ssm_burst #(
                      in_len_i != 32'd0);
   // Internal invariants.
   a_step_push: assert property (@(posedge clk_i) disable iff (!rst_ni) step_push |-> step_ready);
-  a_chunk_push: assert property (@(posedge clk_i) disable iff (!rst_ni) cf_push |-> cf_ready);
   a_ri_reads: assert property (@(posedge clk_i) disable iff (!rst_ni)
       ri_go && ri_nr == 2'd2 |-> ri_k0);
   a_start_clean: assert property (@(posedge clk_i) disable iff (!rst_ni)

@@ -63,7 +63,7 @@ module ssm_top #(
   localparam int WinW   = (NumWin > 1) ? $clog2(NumWin) : 1;
   localparam int EntryW = ssm_pkg::EntryW;
   localparam int RetW   = ssm_pkg::RetW;
-  localparam logic [3:0] DmaTagRetw = 4'd0, DmaTagSpill = 4'd1, DmaTagBurst = 4'd2;  // DMA tags of the masters
+  localparam int DmRetw = 0, DmSpill = 1, DmBurst = 2;  // DMA masters (the index is the DMA tag)
 
   // ---------------------------------------------------------------- registers and commands
   logic                push_valid;
@@ -278,8 +278,8 @@ module ssm_top #(
     .dma_req_addr_o (bu_dma_addr),
     .dma_req_len_o  (bu_dma_len),
     .dma_req_wdata_o(bu_dma_wdata),
-    .dma_rsp_valid_i(dma_rsp_valid_i && dma_rsp_tag_i == DmaTagBurst),
-    .dma_rsp_rdata_i(dma_rsp_rdata_i)
+    .dma_rsp_valid_i(dm_rsp_valid[DmBurst]),
+    .dma_rsp_rdata_i(dm_rsp_rdata)
   );
   assign ret[(NumCores+2)*RetW +: RetW] = burst_ret;
 
@@ -315,8 +315,8 @@ module ssm_top #(
     .dma_req_addr_o  (sp_dma_addr),
     .dma_req_len_o   (sp_dma_len),
     .dma_req_wdata_o (sp_dma_wdata),
-    .dma_rsp_valid_i (dma_rsp_valid_i && dma_rsp_tag_i == DmaTagSpill),
-    .dma_rsp_rdata_i (dma_rsp_rdata_i),
+    .dma_rsp_valid_i (dm_rsp_valid[DmSpill]),
+    .dma_rsp_rdata_i (dm_rsp_rdata),
     .ovf_add_valid_i (ovf_add_valid),
     .ovf_add_base_i  (ovf_add_base),
     .ovf_add_nodes_i (ovf_add_nodes),
@@ -349,63 +349,50 @@ module ssm_top #(
   );
 
   // ---------------------------------------------------------------- DMA port: round-robin
-  // Masters: 0 return writer (writes), 1 spill engine, 2 burst reduce. A request that the host
-  // memory did not take stays on the port unchanged (the grant is held while valid && !ready),
-  // so the port obeys the valid/ready rule even when several masters ask.
-  localparam int NumDm = 3;
-  logic [NumDm-1:0]  dm_valid, dm_gnt, dm_write;
-  logic [NumDm*48-1:0]  dm_addr;
-  logic [NumDm*6-1:0]   dm_len;
-  logic [NumDm*256-1:0] dm_wdata;
-  logic [NumDm*4-1:0]   dm_tag;
-  logic              dma_any, dma_hold_q;
-  logic [1:0]        arb_idx, dma_idx, dma_hold_idx_q;
-  assign dm_valid = {bu_dma_valid, sp_dma_valid, rw_dma_valid};
-  assign dm_write = {bu_dma_write, sp_dma_write, 1'b1};
-  assign dm_addr  = {bu_dma_addr, sp_dma_addr, rw_dma_addr};
-  assign dm_len   = {bu_dma_len, sp_dma_len, 6'd16};
-  assign dm_wdata = {bu_dma_wdata, sp_dma_wdata, rw_dma_wdata};
-  assign dm_tag   = {DmaTagBurst, DmaTagSpill, DmaTagRetw};
-  cmn_rr_arb #(.N(NumDm)) u_dma_arb (
+  // Masters DmRetw (the return writer: writes only), DmSpill, DmBurst through cmn_dma_arb: a
+  // request the host memory did not take stays on the port unchanged; the master index is the DMA
+  // tag (the masters add no tag bits of their own), so a response goes back to the master that asked.
+  localparam int NumDm  = 3;
+  localparam int DmReqW = 1 + 48 + 6 + 256;  // {write, addr, len, wdata}
+  logic [NumDm-1:0]        dm_valid, dm_ready, dm_rsp_valid;
+  logic [NumDm*DmReqW-1:0] dm_req;
+  logic [1:0]              dm_rsp_tag;
+  logic [255:0]            dm_rsp_rdata;
+  logic                    dm_last;
+  assign dm_valid[DmRetw]                  = rw_dma_valid;
+  assign dm_req[DmRetw*DmReqW +: DmReqW]   = {1'b1, rw_dma_addr, 6'd16, rw_dma_wdata};
+  assign rw_dma_ready                      = dm_ready[DmRetw];
+  assign dm_valid[DmSpill]                 = sp_dma_valid;
+  assign dm_req[DmSpill*DmReqW +: DmReqW]  = {sp_dma_write, sp_dma_addr, sp_dma_len, sp_dma_wdata};
+  assign sp_dma_ready                      = dm_ready[DmSpill];
+  assign dm_valid[DmBurst]                 = bu_dma_valid;
+  assign dm_req[DmBurst*DmReqW +: DmReqW]  = {bu_dma_write, bu_dma_addr, bu_dma_len, bu_dma_wdata};
+  assign bu_dma_ready                      = dm_ready[DmBurst];
+  // AdvanceOnStall = 0: the arbitration the engine was built and measured with (cmn_dma_arb).
+  cmn_dma_arb #(.N(NumDm), .ReqW(DmReqW), .MTagW(2), .RspW(256), .AdvanceOnStall(1'b0)) u_dma_arb (
     .clk_i, .rst_ni,
-    .req_i    (dm_valid),
-    .advance_i(dma_any && dma_req_ready_i && !dma_hold_q),
-    .gnt_o    (dm_gnt),
-    .valid_o  (dma_any),
-    .idx_o    (arb_idx)
+    .req_valid_i(dm_valid),
+    .req_ready_o(dm_ready),
+    .req_data_i (dm_req),
+    .req_tag_i  ('0),
+    .req_last_i ('1),
+    .rsp_valid_o(dm_rsp_valid),
+    .rsp_ready_i('1),
+    .rsp_tag_o  (dm_rsp_tag),
+    .rsp_data_o (dm_rsp_rdata),
+    .req_valid_o(dma_req_valid_o),
+    .req_ready_i(dma_req_ready_i),
+    .req_data_o ({dma_req_write_o, dma_req_addr_o, dma_req_len_o, dma_req_wdata_o}),
+    .req_tag_o  (dma_req_tag_o),
+    .req_last_o (dm_last),
+    .rsp_valid_i(dma_rsp_valid_i),
+    .rsp_ready_o(dma_rsp_ready_o),
+    .rsp_tag_i  (dma_rsp_tag_i),
+    .rsp_data_i (dma_rsp_rdata_i)
   );
-  assign dma_idx = dma_hold_q ? dma_hold_idx_q : arb_idx;
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      dma_hold_q     <= 1'b0;
-      dma_hold_idx_q <= '0;
-    end else begin
-      dma_hold_q     <= dma_req_valid_o && !dma_req_ready_i;
-      dma_hold_idx_q <= dma_idx;
-    end
-  end
-  assign dma_req_valid_o = dma_hold_q || dma_any;
-  always_comb begin  // explicit muxes (Verilator 5.006 over-reads variable part-selects)
-    dma_req_write_o = 1'b0;
-    dma_req_addr_o  = '0;
-    dma_req_len_o   = '0;
-    dma_req_wdata_o = '0;
-    dma_req_tag_o   = '0;
-    for (int m = 0; m < NumDm; m++) if (dma_idx == 2'(m)) begin
-      dma_req_write_o = dm_write[m];
-      dma_req_addr_o  = dm_addr[m*48 +: 48];
-      dma_req_len_o   = dm_len[m*6 +: 6];
-      dma_req_wdata_o = dm_wdata[m*256 +: 256];
-      dma_req_tag_o   = dm_tag[m*4 +: 4];
-    end
-  end
-  assign rw_dma_ready = dma_idx == 2'd0 && dma_req_ready_i;
-  assign sp_dma_ready = dma_idx == 2'd1 && dma_req_ready_i;
-  assign bu_dma_ready = dma_idx == 2'd2 && dma_req_ready_i;
-  assign dma_rsp_ready_o = 1'b1;
 
   logic unused;
-  assign unused = ^{parked, dm_gnt};
+  assign unused = ^{parked, dm_rsp_valid[DmRetw], dm_rsp_tag, dm_last};
 
 `ifndef SYNTHESIS
   // Assertions: DMA requests never cross a 32-byte boundary; reads only by spill and burst.
@@ -414,15 +401,10 @@ module ssm_top #(
       assert (dma_req_len_o != 0 && dma_req_len_o <= 32 &&
               (32'(dma_req_addr_o[4:0]) + 32'(dma_req_len_o)) <= 32)
         else $error("ssm_top: DMA request crosses a 32-byte boundary");
-    if (dma_rsp_valid_i) assert (dma_rsp_tag_i == DmaTagSpill || dma_rsp_tag_i == DmaTagBurst)
+    if (dma_rsp_valid_i) assert (dma_rsp_tag_i == 4'(DmSpill) || dma_rsp_tag_i == 4'(DmBurst))
       else $error("ssm_top: stray DMA response");
-    if (dma_hold_q) assert (dm_valid[dma_idx])
-      else $error("ssm_top: a DMA master dropped a request before it was accepted");
   end
-  // Valid/ready rule on the ports: a request not accepted stays, unchanged.
-  a_dma_stable: assert property (@(posedge clk_i) disable iff (!rst_ni)
-    dma_req_valid_o && !dma_req_ready_i |=> dma_req_valid_o && $stable(dma_req_addr_o) &&
-    $stable(dma_req_write_o) && $stable(dma_req_len_o) && $stable(dma_req_wdata_o) && $stable(dma_req_tag_o));
+  // The port's valid/ready rule and the masters' are checked in cmn_dma_arb.
   initial begin
     if ($bits(ssm_pkg::entry_t) != ssm_pkg::EntryW || $bits(ssm_pkg::op_t) != ssm_pkg::OpW ||
         $bits(ssm_pkg::ret_t) != ssm_pkg::RetW || $bits(ssm_pkg::spill_req_t) != ssm_pkg::SpillReqW ||
