@@ -21,7 +21,7 @@
 #include "Vcmn_dma_arb_legacy.h"
 #include "Vcmn_dma_arb_n1.h"
 #include "Vcmn_dma_arb_n5.h"
-#include "hpcnet/sim/harness.hpp"
+#include "sim/core/harness.hpp"
 #include "hpcnet/tb/bits.hpp"
 #include "hpcnet/tb/cycle.hpp"
 #include "hpcnet/tb/seed.hpp"

@@ -20,7 +20,7 @@
 #include "Vcmn_realign.h"
 #include "Vcmn_realign_b16s3.h"
 #include "Vcmn_realign_b8.h"
-#include "hpcnet/sim/harness.hpp"
+#include "sim/core/harness.hpp"
 #include "hpcnet/tb/bits.hpp"
 #include "hpcnet/tb/cycle.hpp"
 #include "hpcnet/tb/seed.hpp"
