@@ -4,6 +4,7 @@
 -f rtl/alu/sources.f
 rtl/ssm/ssm_regs_pkg.sv
 rtl/ssm/ssm_pkg.sv
+rtl/gsn/gsn_pkg.sv
 rtl/ssm/ssm_csr.sv
 rtl/ssm/ssm_opq.sv
 rtl/ssm/ssm_core.sv

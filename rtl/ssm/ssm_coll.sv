@@ -74,10 +74,10 @@ module ssm_coll #(
   // global sync network (message format in docs/gsn.md)
   output logic                gsn_up_valid_o,
   input  logic                gsn_up_ready_i,
-  output logic [127:0]        gsn_up_msg_o,
+  output logic [gsn_pkg::GSN_MSG_BITS-1:0] gsn_up_msg_o,
   input  logic                gsn_dn_valid_i,
   output logic                gsn_dn_ready_o,
-  input  logic [127:0]        gsn_dn_msg_i
+  input  logic [gsn_pkg::GSN_MSG_BITS-1:0] gsn_dn_msg_i
 );
   localparam logic [2:0] XFree = 3'd0, XGather = 3'd1, XFold = 3'd2, XUp = 3'd3, XWaitDn = 3'd4,
                          XStore = 3'd5, XRelease = 3'd6;
@@ -187,9 +187,16 @@ module ssm_coll #(
   logic [SlotW-1:0] fold_idx, store_idx, dn_idx;
   logic [47:0]      dn_addr;
   logic             dn_err, dn_red;
-  assign dn_addr = gsn_dn_msg_i[111:64];
-  assign dn_err  = gsn_dn_msg_i[117];
-  assign dn_red  = gsn_dn_msg_i[116];
+  // The GSN message's fields (gsn_pkg, generated from rtl/gsn/gsn_formats.toml).
+  localparam int unsigned MValLsb  = gsn_pkg::GSN_MSG_VALUE_LSB, MValW  = gsn_pkg::GSN_MSG_VALUE_WIDTH;
+  localparam int unsigned MAddrLsb = gsn_pkg::GSN_MSG_ADDR_LSB,  MAddrW = gsn_pkg::GSN_MSG_ADDR_WIDTH;
+  localparam int unsigned MTypeLsb = gsn_pkg::GSN_MSG_TYPE_LSB,  MTypeW = gsn_pkg::GSN_MSG_TYPE_WIDTH;
+  localparam int unsigned MOpLsb   = gsn_pkg::GSN_MSG_OP_LSB,    MOpW   = gsn_pkg::GSN_MSG_OP_WIDTH;
+  localparam int unsigned MKindLsb = gsn_pkg::GSN_MSG_KIND_LSB,  MErrLsb = gsn_pkg::GSN_MSG_ERR_LSB;
+  localparam int unsigned MZeroLsb = gsn_pkg::GSN_MSG_ZERO_LSB,  MZeroW = gsn_pkg::GSN_MSG_ZERO_WIDTH;
+  assign dn_addr = gsn_dn_msg_i[MAddrLsb +: MAddrW];
+  assign dn_err  = gsn_dn_msg_i[MErrLsb];
+  assign dn_red  = gsn_dn_msg_i[MKindLsb];
   always_comb begin
     fold_found = 1'b0; fold_idx = '0; store_found = 1'b0; store_idx = '0; dn_found = 1'b0; dn_idx = '0;
     for (int s = Slots - 1; s >= 0; s--) begin
@@ -284,7 +291,7 @@ module ssm_coll #(
           if (dn_found) begin
             c_idx      = dn_idx;
             c_set_acc  = 1'b1;
-            c_acc      = gsn_dn_msg_i[63:0];
+            c_acc      = gsn_dn_msg_i[MValLsb +: MValW];
             c_set_st   = 1'b1;
             c_set_code = 1'b1;
             c_code     = ssm_regs_pkg::SSM_STATE_OK;
@@ -407,12 +414,12 @@ module ssm_coll #(
     for (int s = Slots - 1; s >= 0; s--) if (x_st_q[s] == XUp) begin up_found = 1'b1; up_idx = SlotW'(s); end
     gsn_up_msg_o = '0;
     for (int s = 0; s < Slots; s++) if (up_idx == SlotW'(s)) begin
-      gsn_up_msg_o[63:0]    = x_acc_q[s];
-      gsn_up_msg_o[111:64]  = x_addr_q[s];
-      gsn_up_msg_o[113:112] = x_red_q[s] ? x_type_q[s] : 2'd0;
-      gsn_up_msg_o[115:114] = x_red_q[s] ? x_op_q[s] : 2'd0;
-      gsn_up_msg_o[116]     = x_red_q[s];
-      gsn_up_msg_o[117]     = x_poison_q[s];
+      gsn_up_msg_o[MValLsb +: MValW]   = x_acc_q[s];
+      gsn_up_msg_o[MAddrLsb +: MAddrW] = x_addr_q[s];
+      gsn_up_msg_o[MTypeLsb +: MTypeW] = x_red_q[s] ? x_type_q[s] : '0;
+      gsn_up_msg_o[MOpLsb +: MOpW]     = x_red_q[s] ? x_op_q[s] : '0;
+      gsn_up_msg_o[MKindLsb]           = x_red_q[s];
+      gsn_up_msg_o[MErrLsb]            = x_poison_q[s];
     end
   end
   assign gsn_up_valid_o = up_found;
@@ -523,7 +530,7 @@ module ssm_coll #(
   end
 
   logic unused;
-  assign unused = ^{a_op_q.args, a_type[2], j_red, j_poison, j_mem, alu_tag_unused, gsn_dn_msg_i[127:118], gsn_dn_msg_i[115:112]};
+  assign unused = ^{a_op_q.args, a_type[2], j_red, j_poison, j_mem, alu_tag_unused, gsn_dn_msg_i[MZeroLsb +: MZeroW], gsn_dn_msg_i[MTypeLsb +: MTypeW + MOpW]};
 
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) if (rst_ni) begin

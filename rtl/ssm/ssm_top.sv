@@ -52,10 +52,10 @@ module ssm_top #(
   // global sync network
   output logic         gsn_up_valid_o,
   input  logic         gsn_up_ready_i,
-  output logic [127:0] gsn_up_msg_o,
+  output logic [gsn_pkg::GSN_MSG_BITS-1:0] gsn_up_msg_o,
   input  logic         gsn_dn_valid_i,
   output logic         gsn_dn_ready_o,
-  input  logic [127:0] gsn_dn_msg_i,
+  input  logic [gsn_pkg::GSN_MSG_BITS-1:0] gsn_dn_msg_i,
   // interrupt
   output logic         irq_o
 );

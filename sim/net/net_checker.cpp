@@ -6,7 +6,15 @@
 
 #include <fmt/format.h>
 
+#include "hpcnet/rtr_formats.hpp"
+
 namespace hpcnet::sim {
+
+namespace {
+// The head flit's hop counter (rtr_formats.toml) in the first 32-bit word of a flit.
+constexpr unsigned kHopLsb = rtr_formats::HEAD_HOP_COUNT.bit();
+static_assert(kHopLsb + rtr_formats::HEAD_HOP_COUNT.width == 32, "the hop counter fills the top of flit word 0");
+}  // namespace
 
 NetChecker::NetChecker(const MeshShape& shape, unsigned pkt_flits, unsigned flit_words, bool check_order)
     : shape_(shape), coords_(shape), nodes_(shape.nodes()), pkt_flits_(pkt_flits), words_(flit_words), check_order_(check_order) {
@@ -60,7 +68,7 @@ void NetChecker::fail(unsigned node, const uint32_t* w, uint64_t now, const std:
   if (expect) {
     std::vector<uint32_t> e(words_);
     encode_flit(e.data(), words_, shape_, *expect, flit);
-    if (flit == 0) e[0] = static_cast<uint32_t>(shape_.hops(expect->src, expect->dst)) << 24;
+    if (flit == 0) e[0] = static_cast<uint32_t>(shape_.hops(expect->src, expect->dst)) << kHopLsb;
     msg += fmt::format("\n  expected:");
     for (unsigned i = 0; i < words_; ++i) msg += fmt::format(" {:08x}", e[i]);
     msg += fmt::format("  (flit {} of packet src {} dst {} seq {} created at cycle {})", flit, expect->src, expect->dst,
@@ -103,7 +111,7 @@ bool NetChecker::check_flit(unsigned node, const uint32_t* w, uint64_t now, Pend
                        route_hops(w[0], 0), route_hops(w[0], 1), route_hops(w[0], 2)),
            &t, 0);
     if (t.dst != node) fail(node, w, now, fmt::format("misrouted: packet for node {} ejected at node {}", t.dst, node), &t, 0);
-    const unsigned hops = w[0] >> 24, minimal = coords_.hops(t.src, t.dst);
+    const unsigned hops = w[0] >> kHopLsb, minimal = coords_.hops(t.src, t.dst);
     if (hops != minimal)
       fail(node, w, now, fmt::format("hop counter {} but the minimal route has {} hops", hops, minimal), &t, 0);
     for (unsigned i = 5; i < words_; ++i)
