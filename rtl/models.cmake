@@ -161,3 +161,10 @@ include(${HPCNET_RTL}/alu/models.cmake)
 include(${HPCNET_RTL}/ssm/models.cmake)
 hpcnet_include_block(gsn)
 hpcnet_include_block(router)
+
+# The generated format packages against their C++ structs (tb/regs/test_formats_sv.cpp): a small
+# test module over the packages of three blocks, in the one model library like every other model
+# (one copy of the Verilator runtime).
+hpcnet_model(PREFIX Vtb_formats TOP tb_formats
+             SOURCES ${HPCNET_RTL}/ssm/ssm_regs_pkg.sv ${HPCNET_RTL}/ssm/ssm_pkg.sv ${HPCNET_RTL}/gsn/gsn_pkg.sv
+                     ${HPCNET_RTL}/router/rtr_pkg.sv ${PROJECT_SOURCE_DIR}/tb/regs/tb_formats.sv)

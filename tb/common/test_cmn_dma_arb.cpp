@@ -125,7 +125,7 @@ struct ArbTb {
       host_showing = true;
     }
     m.rsp_valid_i = host_showing;
-    m.rsp_tag_i = host_showing ? host_rsp.tag : rng() & ((1ull << (p.mtag_w + p.idx_w())) - 1);
+    put_bits(m.rsp_tag_i, 0, p.mtag_w + p.idx_w(), host_showing ? host_rsp.tag : rng() & ((1ull << (p.mtag_w + p.idx_w())) - 1));
     put_bits(m.rsp_data_i, 0, p.rsp_w, host_showing ? host_rsp.data : rng() & rsp_mask);
   }
 

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <type_traits>
 #include <deque>
 #include <random>
 #include <vector>
@@ -146,14 +147,14 @@ struct RealignTb {
       z.len = rnd(p.bytes + 1 - z.off);
       b = &z;
     }
-    m.sid_i = b->sid;
+    m.sid_i = static_cast<std::remove_reference_t<decltype(m.sid_i)>>(b->sid);
     m.first_i = b->first;
-    m.dst_off_i = b->dst_off;
-    m.off_i = b->off;
-    m.len_i = b->len;
+    m.dst_off_i = static_cast<std::remove_reference_t<decltype(m.dst_off_i)>>(b->dst_off);
+    m.off_i = static_cast<std::remove_reference_t<decltype(m.off_i)>>(b->off);
+    m.len_i = static_cast<std::remove_reference_t<decltype(m.len_i)>>(b->len);
     m.last_i = b->last;
     for (unsigned i = 0; i < p.bytes; ++i) put_bits(m.data_i, 8 * i, 8, b->word[i]);
-    m.user_i = b->user;
+    m.user_i = static_cast<std::remove_reference_t<decltype(m.user_i)>>(b->user);
   }
 
   void check_frame() {
