@@ -41,6 +41,9 @@ struct NetBenchOptions {
   bool progress = true;                   // one line per simulated point on stderr
 };
 
+// The modes with a model of this shape, in the order adbr, dorvct, dorwh (a torus: dorvct only).
+std::vector<sim::NetMode> built_modes(const sim::MeshShape& shape);
+
 // Runs the scenarios; returns the process exit code (0: all ran; the goals are reported, not enforced).
 int net_bench(const NetBenchOptions& o);
 
