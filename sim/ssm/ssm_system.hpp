@@ -58,7 +58,6 @@ class SsmSystem {
   HostMemory& memory() { return node_->memory(); }
   HostBus& bus() { return node_->bus(0); }
   Scheduler& scheduler() { return node_->scheduler(); }
-  Device& device() { return node_->device(0); }
 
   Scheduler::ThreadId spawn(unsigned pe, unsigned thread, std::function<void()> fn, std::string name = {});
   void run() { cluster_.run(); }

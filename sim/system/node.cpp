@@ -42,12 +42,6 @@ Node::Node(NodeConfig cfg, std::vector<std::unique_ptr<Device>> devices)
 
 Node::~Node() { sched_.shutdown(); }  // unwind threads while bus and memory exist
 
-Device* Node::find(DeviceId id) {
-  for (auto& d : devices_)
-    if (d->id() == id) return d.get();
-  return nullptr;
-}
-
 Scheduler::ThreadId Node::spawn(unsigned pe, unsigned thread, std::function<void()> fn, std::string name) {
   return sched_.spawn(CpuId{pe, thread}, std::move(fn), std::move(name));
 }

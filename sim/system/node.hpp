@@ -56,7 +56,6 @@ class Node {
   size_t num_devices() const { return devices_.size(); }
   Device& device(size_t index) { return *devices_.at(index); }
   HostBus& bus(size_t index) { return *buses_.at(index); }  // the device's register window
-  Device* find(DeviceId id);
 
   Scheduler::ThreadId spawn(unsigned pe, unsigned thread, std::function<void()> fn, std::string name = {});
   bool threads_done() const { return sched_.all_done(); }
