@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+"""Checks that README.md and docs/*.md are true for a fresh clone (CTest: docs.check).
+
+Rules (each failure is printed as file:line: message; the exit status is 1 if any):
+
+1. Links. Every Markdown link [text](target) whose target is not a URL (http:, https:,
+   mailto:) resolves, relative to the Markdown file, to a file or folder of the repository
+   and stays inside it. A #anchor must name a heading of the target file (GitHub's rule:
+   lower case, punctuation except '-' and '_' dropped, spaces to '-', a repeated heading gets
+   -1, -2, ...).
+2. Repository paths in code spans. In an inline code span (`...`, not a fenced block), every
+   word whose first path component is a top-level entry of the repository (rtl/, sim/, sw/,
+   tb/, bench/, scripts/, docs/, cmake/, .ci/, Makefile, CMakeLists.txt, README.md) must exist
+   (a trailing ':<line>', '#anchor' or punctuation is dropped first). Words with a
+   placeholder or pattern (< > * ? { } [ ] $ ...) are skipped. Generated files are excluded by
+   rule: words under build/ (or any other build folder: build-*/, b/) are not checked, as a
+   fresh clone has none.
+3. Bare file names in code spans (no '/', an extension of a source kind: .sv .svh .cpp .hpp
+   .h .c .toml .py .sh .gtkw .sigs .f .cmake .md) must be the name of some file of the
+   repository. Names of Verilator's generated files (V<model>...) are excluded by rule.
+4. CLI commands. In a code span, the word after 'hpcnet' (or a path ending in /hpcnet) that is
+   not an option must be a command of the front end: the commands are read statically from
+   bench/**/*.cpp, the first argument of reg.add("name", ...) and, where reg.add takes a
+   variable, the {"name", "help", ...} entries of that file; no build is needed.
+5. Test names. Catch2 splits its test-name arguments at commas, so no TEST_CASE or SECTION
+   name under tb/ may contain a comma. In a code span that runs a test program
+   (build/tb/.../<program> "name"), the program must be a test target of tb/ and the name a
+   TEST_CASE of tb/ (a '*' in it is a wildcard, as for Catch2).
+
+Run: python3 scripts/check_docs.py [repository root]  (default: this script's ../..)
+"""
+import os
+import re
+import sys
+
+ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), ".."))
+TOP_ENTRIES = {"rtl", "sim", "sw", "tb", "bench", "scripts", "docs", "cmake", ".ci",
+               "Makefile", "CMakeLists.txt", "README.md"}
+GENERATED_DIRS = re.compile(r"^(build|build-[^/]*|b)(/|$)")
+SOURCE_EXT = (".sv", ".svh", ".cpp", ".hpp", ".h", ".c", ".toml", ".py", ".sh", ".gtkw", ".sigs",
+              ".f", ".cmake", ".md")
+PLACEHOLDER = re.compile(r"[<>*?{}\[\]$]|\.\.\.|…")
+SKIP_DIRS = {".git", "build"}
+
+errors = []
+
+
+def err(path, line, msg):
+    errors.append(f"{os.path.relpath(path, ROOT)}:{line}: {msg}")
+
+
+def repo_files():
+    out = []
+    for d, dirs, files in os.walk(ROOT):
+        rel = os.path.relpath(d, ROOT)
+        dirs[:] = [x for x in dirs if not (rel == "." and (x in SKIP_DIRS or GENERATED_DIRS.match(x)))
+                   and x != ".git"]
+        for f in files:
+            out.append(os.path.normpath(os.path.join(rel, f)))
+    return out
+
+
+FILES = repo_files()
+BASENAMES = {os.path.basename(f) for f in FILES}
+
+
+def strip_comments(src):
+    """C++ source without comments (string literals kept)."""
+    out, i, n = [], 0, len(src)
+    while i < n:
+        c = src[i]
+        if c == '"':
+            j = i + 1
+            while j < n and src[j] != '"':
+                j += 2 if src[j] == "\\" else 1
+            out.append(src[i:j + 1])
+            i = j + 1
+        elif src.startswith("//", i):
+            j = src.find("\n", i)
+            i = n if j < 0 else j
+        elif src.startswith("/*", i):
+            j = src.find("*/", i + 2)
+            out.append("\n" * src.count("\n", i, n if j < 0 else j))
+            i = n if j < 0 else j + 2
+        elif c == "'":
+            j = i + 1
+            while j < n and src[j] != "'":
+                j += 2 if src[j] == "\\" else 1
+            out.append(src[i:j + 1])
+            i = j + 1
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+STRING_SEQ = re.compile(r'\s*((?:"(?:[^"\\]|\\.)*"\s*)+)')
+
+
+def literal_value(seq):
+    return "".join(m.group(1) for m in re.finditer(r'"((?:[^"\\]|\\.)*)"', seq))
+
+
+def test_names():
+    """(kind, name, file, line) of every TEST_CASE / TEMPLATE_TEST_CASE / SECTION under tb/."""
+    found = []
+    macro = re.compile(r"\b(TEST_CASE|TEMPLATE_TEST_CASE|TEMPLATE_TEST_CASE_SIG|SCENARIO|SECTION|"
+                       r"TEST_CASE_METHOD|TEMPLATE_LIST_TEST_CASE)\s*\(")
+    for f in FILES:
+        if not f.startswith("tb" + os.sep) or not f.endswith((".cpp", ".hpp", ".h")):
+            continue
+        path = os.path.join(ROOT, f)
+        src = strip_comments(open(path, encoding="utf-8").read())
+        for m in macro.finditer(src):
+            pos = m.end()
+            if m.group(1) == "TEST_CASE_METHOD":
+                comma = src.find(",", pos)
+                pos = comma + 1
+            s = STRING_SEQ.match(src, pos)
+            if not s:
+                continue
+            found.append((m.group(1), literal_value(s.group(1)), path, src.count("\n", 0, m.start()) + 1))
+    return found
+
+
+def cli_commands():
+    cmds = set()
+    for f in FILES:
+        if not f.startswith("bench" + os.sep) or not f.endswith(".cpp"):
+            continue
+        src = strip_comments(open(os.path.join(ROOT, f), encoding="utf-8").read())
+        cmds.update(re.findall(r'\breg\.add\(\s*"([^"]+)"', src))
+        if re.search(r"\breg\.add\(\s*[A-Za-z_]", src):
+            cmds.update(re.findall(r'\{\s*"([a-z][a-z0-9-]*)"\s*,\s*"', src))
+    return cmds
+
+
+def test_targets():
+    targets = set()
+    for f in FILES:
+        if f.startswith("tb" + os.sep) and os.path.basename(f) == "CMakeLists.txt":
+            src = open(os.path.join(ROOT, f), encoding="utf-8").read()
+            targets.update(re.findall(r"hpcnet_unit_test\(\s*([A-Za-z0-9_${}]+)", src))
+    return targets
+
+
+def slug(heading):
+    h = re.sub(r"`", "", heading.strip().lower())
+    h = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", h)
+    h = re.sub(r"[^\w\- ]", "", h)
+    return h.replace(" ", "-")
+
+
+_anchor_cache = {}
+
+
+def anchors(path):
+    if path not in _anchor_cache:
+        seen, out, fence = {}, set(), False
+        for line in open(path, encoding="utf-8"):
+            if line.lstrip().startswith("```"):
+                fence = not fence
+                continue
+            m = None if fence else re.match(r"#{1,6}\s+(.*?)\s*#*\s*$", line)
+            if m:
+                s = slug(m.group(1))
+                k = seen.get(s, 0)
+                out.add(s if k == 0 else f"{s}-{k}")
+                seen[s] = k + 1
+        _anchor_cache[path] = out
+    return _anchor_cache[path]
+
+
+def check_link(md, lineno, target):
+    if re.match(r"^[a-z]+:", target):
+        return
+    target = target.split()[0] if target.strip() else target
+    file_part, _, anchor = target.partition("#")
+    dest = md if file_part == "" else os.path.normpath(os.path.join(os.path.dirname(md), file_part))
+    if os.path.relpath(dest, ROOT).startswith(".."):
+        err(md, lineno, f"link leaves the repository: {target}")
+        return
+    if not os.path.exists(dest):
+        err(md, lineno, f"link to a missing file: {target}")
+        return
+    if anchor and dest.endswith(".md") and anchor not in anchors(dest):
+        err(md, lineno, f"link to a missing anchor: {target}")
+
+
+def check_span(md, lineno, span, cmds, names, targets):
+    words = span.split()
+    for i, w in enumerate(words):
+        w = w.strip("\"'(),;")
+        w = w.split("=")[-1] if "=" in w and not w.startswith("-") else w
+        if w.startswith("./"):
+            w = w[2:]
+        base = re.sub(r"(:[0-9-]+)?[.,;:)]*$", "", w.split("#")[0])
+        # 4. CLI commands
+        if (w == "hpcnet" or w.endswith("/hpcnet")) and i + 1 < len(words):
+            nxt = words[i + 1].strip("`\"'.,;)")
+            if nxt and not nxt.startswith("-") and not PLACEHOLDER.search(nxt) and nxt not in cmds:
+                err(md, lineno, f"`{span}`: no hpcnet command '{nxt}' (commands: {', '.join(sorted(cmds))})")
+        if not base or PLACEHOLDER.search(base) or GENERATED_DIRS.match(base):
+            continue
+        first = base.split("/")[0]
+        if "/" in base or base in TOP_ENTRIES:
+            if first in TOP_ENTRIES and not os.path.exists(os.path.join(ROOT, base)):
+                err(md, lineno, f"`{span}`: no file or folder {base}")
+        elif base.endswith(SOURCE_EXT) and not re.match(r"^V[a-z]", base) and base not in BASENAMES:
+            err(md, lineno, f"`{span}`: no file named {base} in the repository")
+    # 5. test programs with a test name
+    for m in re.finditer(r"(?:^|\s)(?:\./)?build[^/\s]*/(tb/\S*?)([A-Za-z0-9_]+)\s+\"([^\"]+)\"", span):
+        prog, name = m.group(2), m.group(3)
+        if prog not in targets:
+            err(md, lineno, f"`{span}`: no test program {prog} in tb/")
+        pat = re.compile("^" + ".*".join(re.escape(p) for p in name.split("*")) + "$", re.I)
+        if "," in name:
+            err(md, lineno, f"`{span}`: Catch2 splits the test name at its comma")
+        elif not any(pat.match(n) for n in names):
+            err(md, lineno, f"`{span}`: no TEST_CASE named \"{name}\" in tb/")
+
+
+def check_markdown(md, cmds, names, targets):
+    fence = False
+    for lineno, line in enumerate(open(md, encoding="utf-8"), 1):
+        if line.lstrip().startswith("```"):
+            fence = not fence
+            continue
+        if fence:
+            continue
+        spans = []
+        def keep(m):
+            spans.append(m.group(2).strip())
+            return " " * len(m.group(0))
+        rest = re.sub(r"(`+)(.+?)\1", keep, line)
+        for span in spans:
+            check_span(md, lineno, span, cmds, names, targets)
+        for m in re.finditer(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)", rest):
+            check_link(md, lineno, m.group(1))
+
+
+def main():
+    found = test_names()
+    case_names = {n for k, n, _, _ in found if k != "SECTION"}
+    for kind, name, path, line in found:
+        if "," in name:
+            err(path, line, f'{kind} name with a comma (Catch2 splits test names at commas): "{name}"')
+    cmds, targets = cli_commands(), test_targets()
+    docs = [os.path.join(ROOT, "README.md")] + sorted(
+        os.path.join(ROOT, "docs", f) for f in os.listdir(os.path.join(ROOT, "docs")) if f.endswith(".md"))
+    for md in docs:
+        check_markdown(md, cmds, case_names, targets)
+    for e in errors:
+        print(e)
+    print(f"check_docs: {len(docs)} Markdown files, {len(found)} test and section names, "
+          f"{len(cmds)} hpcnet commands: {'FAIL, ' + str(len(errors)) + ' problems' if errors else 'OK'}")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
