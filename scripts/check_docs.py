@@ -8,24 +8,40 @@ Rules (each failure is printed as file:line: message; the exit status is 1 if an
    and stays inside it. A #anchor must name a heading of the target file (GitHub's rule:
    lower case, punctuation except '-' and '_' dropped, spaces to '-', a repeated heading gets
    -1, -2, ...).
-2. Repository paths in code spans. In an inline code span (`...`, not a fenced block), every
-   word whose first path component is a top-level entry of the repository (rtl/, sim/, sw/,
-   tb/, bench/, scripts/, docs/, cmake/, .ci/, Makefile, CMakeLists.txt, README.md) must exist
-   (a trailing ':<line>', '#anchor' or punctuation is dropped first). Words with a
-   placeholder or pattern (< > * ? { } [ ] $ ...) are skipped. Generated files are excluded by
-   rule: words under build/ (or any other build folder: build-*/, b/) are not checked, as a
-   fresh clone has none.
+2. Repository paths in code spans. In an inline code span (`...`, not a fenced block; a span
+   may run over a line break), every word whose first path component is a top-level entry of
+   the repository (rtl/, sim/, sw/, tb/, bench/, scripts/, docs/, cmake/, .ci/, Makefile,
+   CMakeLists.txt, README.md) must exist (a trailing ':<line>', '#anchor' or punctuation is
+   dropped first). Words with a placeholder or pattern (< > * ? { } [ ] $ ...) are skipped.
 3. Bare file names in code spans (no '/', an extension of a source kind: .sv .svh .cpp .hpp
    .h .c .toml .py .sh .gtkw .sigs .f .cmake .md) must be the name of some file of the
-   repository. Names of Verilator's generated files (V<model>...) are excluded by rule.
+   repository.
 4. CLI commands. In a code span, the word after 'hpcnet' (or a path ending in /hpcnet) that is
    not an option must be a command of the front end: the commands are read statically from
    bench/**/*.cpp, the first argument of reg.add("name", ...) and, where reg.add takes a
-   variable, the {"name", "help", ...} entries of that file; no build is needed.
-5. Test names. Catch2 splits its test-name arguments at commas, so no TEST_CASE or SECTION
-   name under tb/ may contain a comma. In a code span that runs a test program
+   variable, the {"name", "help", function, ...} entries of that file; no build is needed.
+5. Test names. No TEST_CASE or SECTION name under tb/ may contain a comma (Catch2 splits its
+   test-name arguments at commas, so such a test cannot be selected by pasting its name) or a
+   semicolon (catch_discover_tests splits the CTest name there: two CTest entries that each
+   select no test and pass without running anything). In a code span that runs a test program
    (build/tb/.../<program> "name"), the program must be a test target of tb/ and the name a
-   TEST_CASE of tb/ (a '*' in it is a wildcard, as for Catch2).
+   TEST_CASE of tb/ (a '*' is a wildcard, as for Catch2).
+6. CTest names. A code span that starts with a test program's CTest prefix (the PREFIX of
+   hpcnet_unit_test in tb/**/CMakeLists.txt, e.g. "net.", "router.unit.") followed by a name
+   with a space must start a TEST_CASE name of tb/ ("..." and <placeholder> match anything; a
+   shortened name is accepted); a span `cli.<name>` must name an add_test() of bench/ ('*' a
+   wildcard).
+
+Excluded by rule:
+- generated files: words under build/ (or another build folder: build-*/, b/), as a fresh
+  clone has none; Verilator's generated model files (V<model>...). The files a word may name
+  are those of the source tree: build folders (build*, b, any folder holding a
+  CMakeCache.txt) and .git are not read;
+- files of the installed tools, not of the repository: Verilator's runtime (verilated*,
+  fstapi.c);
+- words starting with '.' (an extension such as `.sv`, not a file);
+- the example block of docs/architecture.md's "Adding a block" table (the NIC, not yet
+  written): words with a path component nic or a file name nic_* in that file.
 
 Run: python3 scripts/check_docs.py [repository root]  (default: this script's ../..)
 """
@@ -53,8 +69,8 @@ def repo_files():
     out = []
     for d, dirs, files in os.walk(ROOT):
         rel = os.path.relpath(d, ROOT)
-        dirs[:] = [x for x in dirs if not (rel == "." and (x in SKIP_DIRS or GENERATED_DIRS.match(x)))
-                   and x != ".git"]
+        dirs[:] = [x for x in dirs if x != ".git" and not (rel == "." and (x in SKIP_DIRS or GENERATED_DIRS.match(x)))
+                   and not os.path.exists(os.path.join(d, x, "CMakeCache.txt"))]
         for f in files:
             out.append(os.path.normpath(os.path.join(rel, f)))
     return out
@@ -116,11 +132,40 @@ def test_names():
             if m.group(1) == "TEST_CASE_METHOD":
                 comma = src.find(",", pos)
                 pos = comma + 1
-            s = STRING_SEQ.match(src, pos)
-            if not s:
+            # the first argument up to its top-level comma: string literals, and macro parameters
+            # (a name built by a macro: each parameter is a wildcard, written \0)
+            parts, depth, i = [], 0, pos
+            while i < len(src):
+                c = src[i]
+                if c == '"':
+                    lit = re.match(r'"((?:[^"\\]|\\.)*)"', src[i:])
+                    parts.append(lit.group(1))
+                    i += lit.end()
+                    continue
+                if c in "([{":
+                    depth += 1
+                elif c in ")]}" and depth > 0:
+                    depth -= 1
+                elif c in ",)" and depth == 0:
+                    break
+                elif not c.isspace() and (not parts or parts[-1] != "\0"):
+                    parts.append("\0")
+                i += 1
+            if not any(p != "\0" for p in parts):
                 continue
-            found.append((m.group(1), literal_value(s.group(1)), path, src.count("\n", 0, m.start()) + 1))
+            found.append((m.group(1), "".join(parts), path, src.count("\n", 0, m.start()) + 1))
     return found
+
+
+def name_matches(doc, template, whole):
+    """A name written in the docs (with '*', '...' or <placeholder> wildcards) against a TEST_CASE
+    name (with \\0 for a macro parameter); whole=False accepts a shortened name."""
+    wild = r"\*|\.\.\.|…|<[^>]*>"
+    d = re.compile("^" + ".*".join(re.escape(x) for x in re.split(r"\s*(?:" + wild + r")\s*", doc)) + ("$" if whole else ""), re.I)
+    t = re.compile("^" + ".+".join(re.escape(x) for x in template.split("\0")) + "$", re.I)
+    sample = template.replace("\0", "X")
+    return bool(d.match(sample) or t.match(re.sub(wild, "X", doc)) or
+                (not whole and any(t.match(re.sub(wild, "X", doc) + "X" * k) for k in (0, 1))))
 
 
 def cli_commands():
@@ -131,7 +176,7 @@ def cli_commands():
         src = strip_comments(open(os.path.join(ROOT, f), encoding="utf-8").read())
         cmds.update(re.findall(r'\breg\.add\(\s*"([^"]+)"', src))
         if re.search(r"\breg\.add\(\s*[A-Za-z_]", src):
-            cmds.update(re.findall(r'\{\s*"([a-z][a-z0-9-]*)"\s*,\s*"', src))
+            cmds.update(re.findall(r'\{\s*"([a-z][a-z0-9-]*)"\s*,\s*"[^"]*"\s*,\s*[A-Za-z_]', src))
     return cmds
 
 
@@ -200,7 +245,11 @@ def check_span(md, lineno, span, cmds, names, targets):
             nxt = words[i + 1].strip("`\"'.,;)")
             if nxt and not nxt.startswith("-") and not PLACEHOLDER.search(nxt) and nxt not in cmds:
                 err(md, lineno, f"`{span}`: no hpcnet command '{nxt}' (commands: {', '.join(sorted(cmds))})")
-        if not base or PLACEHOLDER.search(base) or GENERATED_DIRS.match(base):
+        if not base or PLACEHOLDER.search(base) or GENERATED_DIRS.match(base) or base.startswith("."):
+            continue
+        if re.match(r"^(verilated|fstapi)", os.path.basename(base)):
+            continue
+        if md.endswith(os.path.join("docs", "architecture.md")) and re.search(r"(^|/)nic(/|_|\.|$)", base):
             continue
         first = base.split("/")[0]
         if "/" in base or base in TOP_ENTRIES:
@@ -213,43 +262,65 @@ def check_span(md, lineno, span, cmds, names, targets):
         prog, name = m.group(2), m.group(3)
         if prog not in targets:
             err(md, lineno, f"`{span}`: no test program {prog} in tb/")
-        pat = re.compile("^" + ".*".join(re.escape(p) for p in name.split("*")) + "$", re.I)
         if "," in name:
             err(md, lineno, f"`{span}`: Catch2 splits the test name at its comma")
-        elif not any(pat.match(n) for n in names):
+        elif not any(name_matches(name, n, True) for n in names):
             err(md, lineno, f"`{span}`: no TEST_CASE named \"{name}\" in tb/")
 
 
-def check_markdown(md, cmds, names, targets):
-    fence = False
-    for lineno, line in enumerate(open(md, encoding="utf-8"), 1):
+def check_ctest_name(md, lineno, span, names, prefixes, cli_tests):
+    if span.startswith("cli."):
+        pat = re.compile("^" + ".*".join(re.escape(p) for p in span.split("*")) + "$")
+        if not any(pat.match(t) for t in cli_tests):
+            err(md, lineno, f"`{span}`: no CLI test of that name in bench/CMakeLists.txt")
+        return
+    for prefix in sorted(prefixes, key=len, reverse=True):
+        rest = span[len(prefix):]
+        if span.startswith(prefix) and " " in rest:
+            if not any(name_matches(rest.strip(), n, False) for n in names):
+                err(md, lineno, f"`{span}`: no TEST_CASE of tb/ starts like this (CTest prefix {prefix})")
+            return
+
+
+def check_markdown(md, cmds, names, targets, prefixes, cli_tests):
+    text, fence = [], False
+    for line in open(md, encoding="utf-8"):
         if line.lstrip().startswith("```"):
             fence = not fence
-            continue
-        if fence:
-            continue
-        spans = []
-        def keep(m):
-            spans.append(m.group(2).strip())
-            return " " * len(m.group(0))
-        rest = re.sub(r"(`+)(.+?)\1", keep, line)
-        for span in spans:
-            check_span(md, lineno, span, cmds, names, targets)
-        for m in re.finditer(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)", rest):
-            check_link(md, lineno, m.group(1))
+            text.append("\n")
+        else:
+            text.append("\n" if fence else line)
+    text = "".join(text)
+    # a span may run over one line break, not over a blank line
+    def keep(m):
+        span = re.sub(r"\s+", " ", m.group(2)).strip()
+        lineno = text.count("\n", 0, m.start()) + 1
+        check_span(md, lineno, span, cmds, names, targets)
+        check_ctest_name(md, lineno, span, names, prefixes, cli_tests)
+        return re.sub(r"[^\n]", " ", m.group(0))
+    rest = re.sub(r"(`+)((?:(?!\n\s*\n).)+?)\1", keep, text, flags=re.S)
+    for m in re.finditer(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)", rest):
+        check_link(md, rest.count("\n", 0, m.start()) + 1, m.group(1))
 
 
 def main():
     found = test_names()
     case_names = {n for k, n, _, _ in found if k != "SECTION"}
     for kind, name, path, line in found:
-        if "," in name:
-            err(path, line, f'{kind} name with a comma (Catch2 splits test names at commas): "{name}"')
+        if re.search(r"[,;]", name):
+            err(path, line, f'{kind} name with a comma or semicolon (rule 5): "{name}"')
     cmds, targets = cli_commands(), test_targets()
+    prefixes, cli_tests = set(), set()
+    for f in FILES:
+        if os.path.basename(f) == "CMakeLists.txt":
+            src = open(os.path.join(ROOT, f), encoding="utf-8").read()
+            if f.startswith("tb" + os.sep):
+                prefixes.update(re.findall(r'PREFIX\s+"([^"]+\.)"', src))
+            cli_tests.update(re.findall(r"add_test\(\s*NAME\s+(cli\.[A-Za-z0-9_]+)", src))
     docs = [os.path.join(ROOT, "README.md")] + sorted(
         os.path.join(ROOT, "docs", f) for f in os.listdir(os.path.join(ROOT, "docs")) if f.endswith(".md"))
     for md in docs:
-        check_markdown(md, cmds, case_names, targets)
+        check_markdown(md, cmds, case_names, targets, prefixes, cli_tests)
     for e in errors:
         print(e)
     print(f"check_docs: {len(docs)} Markdown files, {len(found)} test and section names, "
