@@ -227,8 +227,12 @@ TEST_CASE("mesh: all-to-all 3x3x3 dorvct", "[net][mesh]") { all_to_all("Vnet_mes
 TEST_CASE("mesh: all-to-all 3x3x3 dorwh", "[net][mesh]") { all_to_all("Vnet_mesh_3x3x3_dorwh"); }
 
 // --- the largest buffer depth of the test models (BufPkts = 3); the tests above run 2 (2-D) ---
-TEST_CASE("mesh: all-to-all 4x4 adbr with 3-packet buffers", "[net][mesh]") { all_to_all("Vnet_mesh_4x4_adbr", 0.6, 3); }
-TEST_CASE("mesh: all-to-all 4x4 dorwh with 3-packet buffers", "[net][mesh]") { all_to_all("Vnet_mesh_4x4_dorwh", 0.6, 3); }
+TEST_CASE("mesh: all-to-all 4x4 adbr with 3-packet buffers", "[net][mesh]") {
+  all_to_all("Vnet_mesh_4x4_adbr", 0.6, 3);
+}
+TEST_CASE("mesh: all-to-all 4x4 dorwh with 3-packet buffers", "[net][mesh]") {
+  all_to_all("Vnet_mesh_4x4_dorwh", 0.6, 3);
+}
 TEST_CASE("mesh: all-to-all 3x3x3 dorvct with 3-packet buffers", "[net][mesh]") {
   all_to_all("Vnet_mesh_3x3x3_dorvct", 0.6, 3);
 }

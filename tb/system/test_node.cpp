@@ -57,7 +57,7 @@ TEST_CASE("node: devices are opened by id and an absent id is named", "[system][
   CHECK_THROWS_WITH(SsmSystem({}, std::make_unique<FakeDevice>(), std::move(more)), Catch::Contains("a second device"));
 }
 
-TEST_CASE("node: SSM and a fake device with interleaved MMIO and DMA from several threads and irqs to their own handlers",
+TEST_CASE("node: SSM and a fake device: interleaved MMIO and DMA from several threads and irqs to their own handlers",
           "[system][node]") {
   TwoDeviceNode n;
   Platform& p = n.sys->platform();

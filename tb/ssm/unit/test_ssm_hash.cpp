@@ -165,7 +165,8 @@ TEST_CASE("ssm_hash: exhausted overflow area waits for a new chunk", "[ssm_hash]
   for (auto x : a) CHECK(tb.op(1, x, rel()).hit);
 }
 
-TEST_CASE("ssm_hash: different banks in parallel with same bank one cycle apart and same set serialized", "[ssm_hash]") {
+TEST_CASE("ssm_hash: different banks in parallel with same bank one cycle apart and same set serialized",
+          "[ssm_hash]") {
   HashTb tb(seed("ssm_hash banks"));
   std::uint64_t s0 = addr_in_set(0x1000, 0), s1 = addr_in_set(0x2000, 1), s4 = addr_in_set(0x3000, 4);
   std::uint64_t s0b = addr_in_set(0x4000, 0);
