@@ -8,16 +8,17 @@ Rules (each failure is printed as file:line: message; the exit status is 1 if an
    and stays inside it. A #anchor must name a heading of the target file (GitHub's rule:
    lower case, punctuation except '-' and '_' dropped, spaces to '-', a repeated heading gets
    -1, -2, ...).
-2. Repository paths in code spans. In an inline code span (`...`, not a fenced block; a span
-   may run over a line break), every word whose first path component is a top-level entry of
+2. Repository paths in code spans. In an inline code span (`...`; a span may run over a line
+   break), in each line of a fenced block without a language or marked sh (comments
+   included) and of an indented code block, every word whose first path component is a top-level entry of
    the repository (rtl/, sim/, sw/, tb/, bench/, scripts/, docs/, cmake/, .ci/, Makefile,
    CMakeLists.txt, README.md) must exist (a trailing ':<line>', '#anchor' or punctuation is
    dropped first). Words with a placeholder or pattern (< > * ? { } [ ] $ ...) are skipped.
 3. Bare file names in code spans (no '/', an extension of a source kind: .sv .svh .cpp .hpp
    .h .c .toml .py .sh .gtkw .sigs .f .cmake .md) must be the name of some file of the
    repository.
-4. CLI commands. In a code span, the word after 'hpcnet' (or a path ending in /hpcnet) that is
-   not an option must be a command of the front end: the commands are read statically from
+4. CLI commands. In a code span, the word after 'hpcnet' (or a path ending in /hpcnet), if it
+   is a lower-case word (not an option, placeholder or prose), must be a command of the front end: the commands are read statically from
    bench/**/*.cpp, the first argument of reg.add("name", ...) and, where reg.add takes a
    variable, the {"name", "help", function, ...} entries of that file; no build is needed.
 5. Test names. No TEST_CASE or SECTION name under tb/ may contain a comma (Catch2 splits its
@@ -161,7 +162,8 @@ def name_matches(doc, template, whole):
     """A name written in the docs (with '*', '...' or <placeholder> wildcards) against a TEST_CASE
     name (with \\0 for a macro parameter); whole=False accepts a shortened name."""
     wild = r"\*|\.\.\.|…|<[^>]*>"
-    d = re.compile("^" + ".*".join(re.escape(x) for x in re.split(r"\s*(?:" + wild + r")\s*", doc)) + ("$" if whole else ""), re.I)
+    d = re.compile("^" + ".*".join(re.escape(x) for x in re.split(r"\s*(?:" + wild + r")\s*", doc))
+                   + ("$" if whole else ""), re.I)
     t = re.compile("^" + ".+".join(re.escape(x) for x in template.split("\0")) + "$", re.I)
     sample = template.replace("\0", "X")
     return bool(d.match(sample) or t.match(re.sub(wild, "X", doc)) or
@@ -243,7 +245,7 @@ def check_span(md, lineno, span, cmds, names, targets):
         # 4. CLI commands
         if (w == "hpcnet" or w.endswith("/hpcnet")) and i + 1 < len(words):
             nxt = words[i + 1].strip("`\"'.,;)")
-            if nxt and not nxt.startswith("-") and not PLACEHOLDER.search(nxt) and nxt not in cmds:
+            if re.match(r"^[a-z][a-z0-9-]*$", nxt) and nxt not in cmds:
                 err(md, lineno, f"`{span}`: no hpcnet command '{nxt}' (commands: {', '.join(sorted(cmds))})")
         if not base or PLACEHOLDER.search(base) or GENERATED_DIRS.match(base) or base.startswith("."):
             continue
@@ -283,13 +285,33 @@ def check_ctest_name(md, lineno, span, names, prefixes, cli_tests):
 
 
 def check_markdown(md, cmds, names, targets, prefixes, cli_tests):
-    text, fence = [], False
-    for line in open(md, encoding="utf-8"):
+    text, fence, info, indented, prev, last_text = [], False, "", False, "", ""
+    for lineno, line in enumerate(open(md, encoding="utf-8"), 1):
+        # an indented code block: lines of 4 spaces after a blank line that does not follow a list
+        if not fence and line.startswith("    ") and line.strip():
+            if indented or (prev == "" and not re.match(r"^\s*([-*+]|[0-9]+\.)\s|^\s", last_text)):
+                indented = True
+                check_span(md, lineno, line.strip(), cmds, names, targets)
+                text.append("\n")
+                continue
+        elif line.strip():
+            indented = False
+        prev = line.strip()
+        if line.strip() and not indented:
+            last_text = line
         if line.lstrip().startswith("```"):
-            fence = not fence
+            fence, info = not fence, line.strip()[3:].strip()
+            text.append("\n")
+        elif fence:
+            # a fenced block without a language or marked sh: shell commands and diagrams, checked
+            # line by line with the rules of code spans (its '#' comments dropped)
+            if info in ("", "sh", "bash", "console"):
+                code = line.strip()
+                if code:
+                    check_span(md, lineno, code, cmds, names, targets)
             text.append("\n")
         else:
-            text.append("\n" if fence else line)
+            text.append(line)
     text = "".join(text)
     # a span may run over one line break, not over a blank line
     def keep(m):
