@@ -8,35 +8,38 @@ Rules (each failure is printed as file:line: message; the exit status is 1 if an
    and stays inside it. A #anchor must name a heading of the target file (GitHub's rule:
    lower case, punctuation except '-' and '_' dropped, spaces to '-', a repeated heading gets
    -1, -2, ...).
-2. Repository paths in code spans. In an inline code span (`...`; a span may run over a line
-   break), in each line of a fenced block without a language or marked sh (comments
-   included) and of an indented code block, every word whose first path component is a top-level entry of
-   the repository (rtl/, sim/, sw/, tb/, bench/, scripts/, docs/, cmake/, .ci/, Makefile,
-   CMakeLists.txt, README.md) must exist (a trailing ':<line>', '#anchor' or punctuation is
-   dropped first). Words with a placeholder or pattern (< > * ? { } [ ] $ ...) are skipped.
-3. Bare file names in code spans (no '/', an extension of a source kind: .sv .svh .cpp .hpp
-   .h .c .toml .py .sh .gtkw .sigs .f .cmake .md) must be the name of some file of the
+2. Repository paths in code. Checked: inline code spans (`...`; a span may run over a line
+   break), every line of a fenced block without a language or marked sh (comments included)
+   and of an indented code block. Every word there whose first path component is a top-level
+   entry of the repository (rtl/, sim/, sw/, tb/, bench/, scripts/, docs/, cmake/, .ci/,
+   Makefile, CMakeLists.txt, README.md) must exist (a trailing ':<line>', '#anchor' or
+   punctuation is dropped first). Words with a placeholder or pattern (< > * ? { } [ ] $ ...)
+   are skipped.
+3. Bare file names in the same code (no '/', an extension of a source kind: .sv .svh .cpp
+   .hpp .h .c .toml .py .sh .gtkw .sigs .f .cmake .md) must be the name of some file of the
    repository.
-4. CLI commands. In a code span, the word after 'hpcnet' (or a path ending in /hpcnet), if it
-   is a lower-case word (not an option, placeholder or prose), must be a command of the front end: the commands are read statically from
-   bench/**/*.cpp, the first argument of reg.add("name", ...) and, where reg.add takes a
-   variable, the {"name", "help", function, ...} entries of that file; no build is needed.
+4. CLI commands. In the same code, the word after 'hpcnet' (or a path ending in /hpcnet), if
+   it is a lower-case word (not an option, placeholder or prose), must be a command of the
+   front end. The commands are read statically from bench/**/*.cpp: the first argument of
+   reg.add("name", ...) and, where reg.add takes a variable, the {"name", "help", function,
+   ...} entries of that file; no build is needed.
 5. Test names. No TEST_CASE or SECTION name under tb/ may contain a comma (Catch2 splits its
    test-name arguments at commas, so such a test cannot be selected by pasting its name) or a
    semicolon (catch_discover_tests splits the CTest name there: two CTest entries that each
-   select no test and pass without running anything). In a code span that runs a test program
+   select no test and pass without running anything). In code that runs a test program
    (build/tb/.../<program> "name"), the program must be a test target of tb/ and the name a
-   TEST_CASE of tb/ (a '*' is a wildcard, as for Catch2).
-6. CTest names. A code span that starts with a test program's CTest prefix (the PREFIX of
-   hpcnet_unit_test in tb/**/CMakeLists.txt, e.g. "net.", "router.unit.") followed by a name
-   with a space must start a TEST_CASE name of tb/ ("..." and <placeholder> match anything; a
-   shortened name is accepted); a span `cli.<name>` must name an add_test() of bench/ ('*' a
-   wildcard).
+   TEST_CASE of tb/ ('*' a wildcard, as for Catch2; a name built by a macro matches with its
+   parameters as wildcards).
+6. CTest names. An inline code span that starts with a test program's CTest prefix (the
+   PREFIX of hpcnet_unit_test in tb/**/CMakeLists.txt, e.g. "net.", "router.unit.") followed
+   by a name with a space must start a TEST_CASE name of tb/ ("..." and <placeholder> match
+   anything; a shortened name is accepted); a span `cli.<name>` must name an add_test() of
+   bench/CMakeLists.txt ('*' a wildcard).
 
 Excluded by rule:
 - generated files: words under build/ (or another build folder: build-*/, b/), as a fresh
   clone has none; Verilator's generated model files (V<model>...). The files a word may name
-  are those of the source tree: build folders (build*, b, any folder holding a
+  are those of the source tree: build folders (build, build-*, b, any folder holding a
   CMakeCache.txt) and .git are not read;
 - files of the installed tools, not of the repository: Verilator's runtime (verilated*,
   fstapi.c);
@@ -44,7 +47,7 @@ Excluded by rule:
 - the example block of docs/architecture.md's "Adding a block" table (the NIC, not yet
   written): words with a path component nic or a file name nic_* in that file.
 
-Run: python3 scripts/check_docs.py [repository root]  (default: this script's ../..)
+Run: python3 scripts/check_docs.py [repository root]  (default: the folder above this script)
 """
 import os
 import re
@@ -70,7 +73,8 @@ def repo_files():
     out = []
     for d, dirs, files in os.walk(ROOT):
         rel = os.path.relpath(d, ROOT)
-        dirs[:] = [x for x in dirs if x != ".git" and not (rel == "." and (x in SKIP_DIRS or GENERATED_DIRS.match(x)))
+        dirs[:] = [x for x in dirs if x != ".git"
+                   and not (rel == "." and (x in SKIP_DIRS or GENERATED_DIRS.match(x)))
                    and not os.path.exists(os.path.join(d, x, "CMakeCache.txt"))]
         for f in files:
             out.append(os.path.normpath(os.path.join(rel, f)))
