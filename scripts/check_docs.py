@@ -22,7 +22,8 @@ Rules (each failure is printed as file:line: message; the exit status is 1 if an
    it is a lower-case word (not an option, placeholder or prose), must be a command of the
    front end. The commands are read statically from bench/**/*.cpp: the first argument of
    reg.add("name", ...) and, where reg.add takes a variable, the {"name", "help", function,
-   ...} entries of that file; no build is needed.
+   ...} entries of that file; no build is needed. An option (--name) after the command must be
+   one of the front end's: the first argument of add_option / add_flag in bench/, or --help.
 5. Test names. No TEST_CASE or SECTION name under tb/ may contain a comma (Catch2 splits its
    test-name arguments at commas, so such a test cannot be selected by pasting its name) or a
    semicolon (catch_discover_tests splits the CTest name there: two CTest entries that each
@@ -186,6 +187,19 @@ def cli_commands():
     return cmds
 
 
+def cli_options():
+    opts = {"--help"}
+    for f in FILES:
+        if f.startswith("bench" + os.sep) and f.endswith((".cpp", ".hpp")):
+            src = open(os.path.join(ROOT, f), encoding="utf-8").read()
+            for m in re.finditer(r'add_(?:option|flag)\(\s*"([^"]+)"', src):
+                opts.update(o.strip() for o in m.group(1).split(","))
+    return opts
+
+
+CLI_OPTIONS = cli_options()
+
+
 def test_targets():
     targets = set()
     for f in FILES:
@@ -251,6 +265,9 @@ def check_span(md, lineno, span, cmds, names, targets):
             nxt = words[i + 1].strip("`\"'.,;)")
             if re.match(r"^[a-z][a-z0-9-]*$", nxt) and nxt not in cmds:
                 err(md, lineno, f"`{span}`: no hpcnet command '{nxt}' (commands: {', '.join(sorted(cmds))})")
+            for opt in re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", " ".join(words[i + 1:])):
+                if opt not in CLI_OPTIONS:
+                    err(md, lineno, f"`{span}`: no hpcnet option {opt}")
         if not base or PLACEHOLDER.search(base) or GENERATED_DIRS.match(base) or base.startswith("."):
             continue
         if re.match(r"^(verilated|fstapi)", os.path.basename(base)):
