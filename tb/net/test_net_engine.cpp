@@ -95,7 +95,7 @@ std::vector<unsigned> torus_bfs(const MeshShape& m, unsigned src) {
   return dist;
 }
 
-TEST_CASE("engine: torus routes are minimal (breadth-first search) take + on a tie and reach the destination",
+TEST_CASE("engine: torus routes are minimal (breadth-first search) with + on a tie and reach the destination",
           "[net][engine]") {
   for (const char* name : {"4x4-torus", "5x3-torus", "8x8-torus", "3x3x3-torus", "4x2x3-torus", "2x2-torus"}) {
     const MeshShape m = MeshShape::parse(name);
