@@ -98,7 +98,7 @@ TEST_CASE("harness: watchdog throws Stall without progress", "[sim][harness][wat
   }
 }
 
-TEST_CASE("harness: an RTL error flag becomes AssertionFailed, not an abort", "[sim][harness]") {
+TEST_CASE("harness: an RTL error flag becomes AssertionFailed and not an abort", "[sim][harness]") {
   // No RTL assertion is reachable in ssm_top from here: raise the context's error flag the way
   // a failed assertion does under fatalOnError(false).
   Harness<Vssm_top_1core> h;
