@@ -30,7 +30,7 @@ Rules (each failure is printed as file:line: message; the exit status is 1 if an
    select no test and pass without running anything). In code that runs a test program
    (build/tb/.../<program> "name"), the program must be a test target of tb/ and the name a
    TEST_CASE of tb/ ('*' a wildcard, as for Catch2; a name built by a macro matches with its
-   parameters as wildcards).
+   parameters as wildcards), or a tag expression ("[trace]") whose tags are used in tb/.
 6. CTest names. An inline code span that starts with a test program's CTest prefix (the
    PREFIX of hpcnet_unit_test in tb/**/CMakeLists.txt, e.g. "net.", "router.unit.") followed
    by a name with a space must start a TEST_CASE name of tb/ ("..." and <placeholder> match
@@ -193,6 +193,19 @@ def cli_options():
 CLI_OPTIONS = cli_options()
 
 
+def test_tags():
+    """Every Catch2 tag used in tb/ (the second argument of a TEST_CASE: "[a][b]")."""
+    tags = set()
+    for f in FILES:
+        if f.startswith("tb" + os.sep) and f.endswith((".cpp", ".hpp")):
+            for group in re.findall(r'"((?:\[[\w.-]+\])+)"', open(os.path.join(ROOT, f), encoding="utf-8").read()):
+                tags.update(re.findall(r"\[([\w.-]+)\]", group))
+    return tags
+
+
+TAGS = test_tags()
+
+
 def test_targets():
     targets = set()
     for f in FILES:
@@ -280,6 +293,10 @@ def check_span(md, lineno, span, cmds, names, targets):
             err(md, lineno, f"`{span}`: no test program {prog} in tb/")
         if "," in name:
             err(md, lineno, f"`{span}`: Catch2 splits the test name at its comma")
+        elif re.fullmatch(r"(\[[\w.-]+\])+", name):  # a tag expression: every tag must be used in tb/
+            for tag in re.findall(r"\[([\w.-]+)\]", name):
+                if tag not in TAGS:
+                    err(md, lineno, f"`{span}`: no test in tb/ has the tag [{tag}]")
         elif not any(name_matches(name, n, True) for n in names):
             err(md, lineno, f"`{span}`: no TEST_CASE named \"{name}\" in tb/")
 

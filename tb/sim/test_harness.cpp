@@ -143,7 +143,7 @@ TEST_CASE("trace: a file that cannot be written fails before the run", "[sim][ha
   CHECK(fs::file_size(deep) > 0);  // the missing folders were made
 }
 
-TEST_CASE("trace: a window the run never reaches is reported, one partly reached says so", "[sim][harness][trace]") {
+TEST_CASE("trace: a window the run never reaches is reported and one partly reached says so", "[sim][harness][trace]") {
   const fs::path never = out("never.fst"), part = out("part.fst");
   {
     Harness<Vssm_top_1core> a(200.0, TraceWindow{never.string(), 1000, 2000});
