@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "common/cli.hpp"
+#include "common/plot.hpp"
 #include "common/registry.hpp"
 #include "common/report.hpp"
 
@@ -33,12 +34,15 @@ std::string option_text(CLI::App& sub, const std::string& name, const std::strin
   return o->get_default_str().empty() ? none : o->get_default_str();
 }
 
-// The output options by kind, checked (folders made) before the run.
+// The output options by kind, checked (folders made) before the run; plots also need gnuplot.
 void prepare_outputs(CLI::App& sub) {
   const std::pair<const char*, OutKind> outs[] = {
       {"--csv", OutKind::file}, {"--json", OutKind::file}, {"--plot", OutKind::folder}};
   for (const auto& [name, kind] : outs)
     if (const CLI::Option* o = sub.get_option_no_throw(name); o && o->count()) prepare_output(name, o->as<std::string>(), kind);
+  if (const CLI::Option* o = sub.get_option_no_throw("--plot"); o && o->count()) {
+    if (const std::string why = plotting_unavailable(); !why.empty()) throw UsageError("--plot", why);
+  }
 }
 
 int run_command(CLI::App& sub, const Runner& run, const Shared& sh) {
@@ -85,7 +89,7 @@ int main(int argc, char** argv) {
   for (const Command& c : reg.commands()) {
     CLI::App* sub = app.add_subcommand(c.name, c.help);
     subs.emplace_back(sub, c.setup(*sub));
-    if (!sub->get_option_no_throw("--trace")) shared->trace.add(*sub);
+    if (!sub->get_option_no_throw("--trace")) shared->trace.add(*sub, c.trace_runs);
     sub->add_option("--json", shared->json, "write the run's configuration and every table as JSON to this file");
     check_numbers(*sub);
   }

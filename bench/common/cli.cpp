@@ -22,6 +22,16 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// The trace the command line asked for (TraceOptions::check), to tell when its run never came.
+struct TraceAsked {
+  std::string file;
+  unsigned run = 1;
+};
+TraceAsked& trace_asked() {
+  static TraceAsked a;
+  return a;
+}
+
 double now_s() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
@@ -121,13 +131,20 @@ void TraceOptions::check(const CLI::App& app) const {
   w.first = first;
   w.last = last;
   sim::set_trace_request(w, run);
+  trace_asked() = {file, run};
 }
 
 bool report_traces() {
   bool ok = true;
-  for (const sim::TraceOutcome& o : sim::trace_outcomes()) {
+  const std::vector<sim::TraceOutcome> outs = sim::trace_outcomes();
+  for (const sim::TraceOutcome& o : outs) {
     fmt::print("{}\n", o.text());
     ok = ok && o.written;
+  }
+  if (const TraceAsked& a = trace_asked(); !a.file.empty() && outs.empty()) {  // the run asked for never came
+    fmt::print("no trace written to {}: --trace-run {} asked for, the command ran {} run(s)\n", a.file, a.run,
+               sim::trace_run());
+    ok = false;
   }
   return ok;
 }

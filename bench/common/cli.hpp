@@ -53,6 +53,22 @@ CLI::Option* add_list(CLI::App& app, const std::string& name, std::vector<T>& v,
       CLI::MultiOptionPolicy::TakeLast);
 }
 
+// A validator that accepts a value when f(value) does not throw (the message of what it throws
+// otherwise), e.g. parses(sim::parse_mode, "MODE").
+template <class F>
+CLI::Validator parses(F f, const std::string& what) {
+  return CLI::Validator(
+      [f](std::string& s) -> std::string {
+        try {
+          f(s);
+          return {};
+        } catch (const std::exception& e) {
+          return e.what();
+        }
+      },
+      what);
+}
+
 // "--opt requires --other": an option given without the one it applies to.
 void require_with(const CLI::App& app, const std::string& opt, const std::string& needs);
 // An option that does not apply to this run (e.g. to the chosen scenario).

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "common/cli.hpp"
 #include "common/registry.hpp"
 #include "ssm/ssm_bench.hpp"
 #include "ssm/ssm_burst_bench.hpp"
@@ -16,11 +17,16 @@ namespace {
 
 void add_demo(Registry& reg) {
   reg.add("demo", "SSM demo: 5 PEs x 4 threads, put/get pipeline and locks, summary + trace", [](CLI::App& d) -> Runner {
-    auto st = std::make_shared<DemoOptions>();
-    d.add_option("--values", st->values, "values pushed through the pipeline")->check(CLI::Range(1u, 100000u));
-    add_system_options(d, st->sys);
-    return [st] { return ssm_demo(*st); };
-  });
+    struct State {
+      DemoOptions o;
+      std::string csv;
+    };
+    auto st = std::make_shared<State>();
+    d.add_option("--values", st->o.values, "values pushed through the pipeline")->check(CLI::Range(1u, 100000u));
+    d.add_option("--csv", st->csv, "also write the summary as a one-row CSV to this file");
+    add_system_options(d, st->o.sys);
+    return [st] { return ssm_demo(st->o, st->csv); };
+  }, "which run to trace: the demo builds one node, run 1");
 }
 
 void add_ssm_bench(Registry& reg) {
@@ -38,13 +44,13 @@ void add_ssm_bench(Registry& reg) {
         ->check(CLI::Range(1u, 100000u));
     b.add_option("--csv", st->csv, "also write the table as CSV to this file");
     b.add_flag("--quiet", st->quiet, "no progress lines");
-    add_system_options(b, st->bo.sys);
+    add_system_options(b, st->bo.sys, false);  // every run chooses its core count (1 or 2)
     return [st] {
       st->bo.progress = !st->quiet;
-      print_table(ssm_bench(st->bo), st->csv);
-      return 0;
+      print_results(ssm_bench(st->bo), st->csv, "ssm");
+      return kExitOk;
     };
-  });
+  }, kSsmBenchRuns);
 }
 
 }  // namespace
