@@ -153,6 +153,7 @@ const char* version() { return hpcnet_git_version; }
 
 void print_banner(const std::string& command, const std::string& seed) {
   fmt::print("hpcnet {} {}: seed {}\n", version(), command, seed);
+  std::fflush(stdout);  // before the progress lines on stderr
 }
 
 Progress::Progress(std::string what, size_t total, bool on) : what_(std::move(what)), total_(total), on_(on), t0_(now_s()) {}

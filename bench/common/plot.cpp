@@ -40,6 +40,7 @@ std::string style(const PlotSeries& s, size_t index) {
 }
 
 void lines_plot(std::ofstream& f, const PlotSpec& spec) {
+  f << "set offsets graph 0.03, graph 0.03, 0, 0\n";  // points at the ends not on the frame
   std::vector<std::string> parts;
   for (size_t i = 0; i < spec.series.size(); ++i) {
     const PlotSeries& s = spec.series[i];
