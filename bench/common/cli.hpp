@@ -49,8 +49,15 @@ const CLI::Validator& unsigned_number();
 void check_numbers(CLI::App& app);
 template <class T>
 CLI::Option* add_list(CLI::App& app, const std::string& name, std::vector<T>& v, const std::string& help) {
-  return app.add_option(name, v, help + " (comma-separated)")->delimiter(',')->expected(1)->multi_option_policy(
-      CLI::MultiOptionPolicy::TakeLast);
+  // allow_extra_args(false): CLI11 lets a vector option take every following word (expected(1)
+  // does not undo that), so "--nodes 1 2" ran only 2; now the 2 is refused as unexpected. The
+  // policy stays TakeAll: the delimiter makes each element a result of its own (TakeLast kept
+  // only the last element of "1,2"); a repeated option adds to the list.
+  return app.add_option(name, v, help + " (comma-separated)")
+      ->delimiter(',')
+      ->expected(1)
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 }
 
 // A validator that accepts a value when f(value) does not throw (the message of what it throws

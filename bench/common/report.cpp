@@ -24,20 +24,39 @@ nlohmann::json cell(const std::string& s) {
   if (s.empty()) return nullptr;
   size_t used = 0;
   try {
+    if (s.find_first_not_of("0123456789") == std::string::npos && s.size() < 19) return std::stoll(s);  // a whole number
     const double d = std::stod(s, &used);
     if (used == s.size()) return d;
   } catch (const std::exception&) {
   }
+  if (s == "true" || s == "false") return s == "true";
   return s;
+}
+
+// CLI11's text of a list default, "[1,2,4]", as a JSON array.
+nlohmann::json list_or_cell(const std::string& s) {
+  if (s.size() < 2 || s.front() != '[' || s.back() != ']') return cell(s);
+  nlohmann::json a = nlohmann::json::array();
+  std::string item;
+  for (char c : s.substr(1, s.size() - 2) + ",") {
+    if (c != ',') {
+      item += c;
+      continue;
+    }
+    if (!item.empty()) a.push_back(cell(item));
+    item.clear();
+  }
+  return a;
 }
 
 nlohmann::json option_value(const CLI::Option& o) {
   std::vector<std::string> v = o.count() ? o.results() : std::vector<std::string>{};
+  const bool flag = o.get_expected_max() == 0;  // CLI11 2.1 gives flags a type size of 1
   if (!o.count()) {
-    if (o.get_default_str().empty()) return o.get_type_size() == 0 ? nlohmann::json(false) : nlohmann::json(nullptr);
-    return cell(o.get_default_str());
+    if (o.get_default_str().empty()) return flag ? nlohmann::json(false) : nlohmann::json(nullptr);
+    return list_or_cell(o.get_default_str());
   }
-  if (o.get_type_size() == 0) return true;  // a flag given
+  if (flag) return true;  // a flag given
   if (v.size() == 1 && o.get_expected_max() <= 1 && !o.get_delimiter()) return cell(v[0]);
   nlohmann::json a = nlohmann::json::array();
   for (const auto& s : v) a.push_back(cell(s));
