@@ -8,6 +8,7 @@
 #   REGEX   an extended regular expression (grep -E) the output must match ("" = any output)
 # checks, each repeatable:
 #   --clean PATH     remove PATH (file or folder) before the run
+#   --has REGEX      the output must also match REGEX (each REGEX is matched line by line)
 #   --no REGEX       the output must not match REGEX (e.g. the banner: nothing was run)
 #   --exists PATH    PATH must exist after the run
 #   --absent PATH    PATH must not exist after the run
@@ -23,7 +24,7 @@ nl='
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do
   case $1 in
     --clean) rm -rf -- "$2"; shift 2 ;;
-    --no | --exists | --absent) checks="$checks$1$nl$2$nl"; shift 2 ;;
+    --has | --no | --exists | --absent) checks="$checks$1$nl$2$nl"; shift 2 ;;
     --json) checks="$checks--json$nl$2 $3$nl"; shift 3 ;;
     *) echo "cli_expect: unknown check $1" >&2; exit 2 ;;
   esac
@@ -47,6 +48,7 @@ while IFS= read -r line; do
   [ -n "$line" ] || continue
   if [ -z "$kind" ]; then kind=$line; continue; fi
   case $kind in
+    --has) if ! printf '%s\n' "$out" | grep -Eq -- "$line"; then echo "cli_expect: the output does not match: $line" >&2; fail=1; fi ;;
     --no) if printf '%s\n' "$out" | grep -Eq -- "$line"; then echo "cli_expect: the output matches: $line" >&2; fail=1; fi ;;
     --exists) [ -e "$line" ] || { echo "cli_expect: $line was not made" >&2; fail=1; } ;;
     --absent) [ ! -e "$line" ] || { echo "cli_expect: $line exists" >&2; fail=1; } ;;
