@@ -35,7 +35,7 @@ Rules (each failure is printed as file:line: message; the exit status is 1 if an
    PREFIX of hpcnet_unit_test in tb/**/CMakeLists.txt, e.g. "net.", "router.unit.") followed
    by a name with a space must start a TEST_CASE name of tb/ ("..." and <placeholder> match
    anything; a shortened name is accepted); a span `cli.<name>` must name an add_test() of
-   bench/CMakeLists.txt ('*' a wildcard).
+   bench/CMakeLists.txt or a cli_expect(<name> ...) there (the test cli.<name>; '*' a wildcard).
 
 Excluded by rule:
 - generated files: words under build/ (or another build folder: build-*/, b/), as a fresh
@@ -369,7 +369,8 @@ def main():
             src = open(os.path.join(ROOT, f), encoding="utf-8").read()
             if f.startswith("tb" + os.sep):
                 prefixes.update(re.findall(r'PREFIX\s+"([^"]+\.)"', src))
-            cli_tests.update(re.findall(r"add_test\(\s*NAME\s+(cli\.[A-Za-z0-9_]+)", src))
+            cli_tests.update(re.findall(r"add_test\(\s*NAME\s+(cli\.[A-Za-z0-9_.]+)", src))
+            cli_tests.update("cli." + n for n in re.findall(r"cli_expect\(\s*([A-Za-z0-9_.]+)", src))
     docs = [os.path.join(ROOT, "README.md")] + sorted(
         os.path.join(ROOT, "docs", f) for f in os.listdir(os.path.join(ROOT, "docs")) if f.endswith(".md"))
     for md in docs:
