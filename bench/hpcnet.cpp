@@ -92,6 +92,9 @@ int main(int argc, char** argv) {
     if (!sub->get_option_no_throw("--trace")) shared->trace.add(*sub, c.trace_runs);
     sub->add_option("--json", shared->json, "write the run's configuration and every table as JSON to this file");
     check_numbers(*sub);
+    for (const char* o : {"--csv", "--json", "--trace"})
+      if (CLI::Option* opt = sub->get_option_no_throw(o)) opt->type_name("FILE");
+    if (CLI::Option* opt = sub->get_option_no_throw("--plot")) opt->type_name("FOLDER");
   }
   try {
     app.parse(argc, argv);

@@ -23,7 +23,8 @@ Rules (each failure is printed as file:line: message; the exit status is 1 if an
    front end. The commands are read statically from bench/**/*.cpp: the first argument of
    reg.add("name", ...) and, where reg.add takes a variable, the {"name", "help", function,
    ...} entries of that file; no build is needed. An option (--name) after the command must be
-   one of the front end's: the first argument of add_option / add_flag in bench/, or --help.
+   one of the front end's: the first argument of add_option / add_flag / set_version_flag in
+   bench/, the second of add_list (the list options, bench/common/cli.hpp), or --help.
 5. Test names. No TEST_CASE or SECTION name under tb/ may contain a comma (Catch2 splits its
    test-name arguments at commas, so such a test cannot be selected by pasting its name) or a
    semicolon (catch_discover_tests splits the CTest name there: two CTest entries that each
@@ -185,8 +186,8 @@ def cli_options():
     for f in FILES:
         if f.startswith("bench" + os.sep) and f.endswith((".cpp", ".hpp")):
             src = open(os.path.join(ROOT, f), encoding="utf-8").read()
-            for m in re.finditer(r'add_(?:option|flag)\(\s*"([^"]+)"', src):
-                opts.update(o.strip() for o in m.group(1).split(","))
+            for m in re.finditer(r'(?:add_(?:option|flag)|set_version_flag)\(\s*"([^"]+)"|add_list\(\s*\w+\s*,\s*"([^"]+)"', src):
+                opts.update(o.strip() for o in (m.group(1) or m.group(2)).split(","))
     return opts
 
 

@@ -104,7 +104,8 @@ void add_gsn_commands(Registry& reg) {
       std::string plot;
     };
     auto st = std::make_shared<State>();
-    add_list(c, "--nodes", st->g.nodes, fmt::format("node counts: 1 and the built trees' leaves, {} (--quick: 1,2,4)", gsn_node_counts_text()))
+    add_list(c, "--nodes", st->g.nodes, fmt::format("node counts, those built: {} (1: the engine's loopback, the others a tree model each; --quick: 1,2,4)",
+                                        gsn_node_counts_text()))
         ->check(CLI::IsMember(gsn_node_counts()));
     c.add_option("--threads", st->g.threads, "participants per node (the node's PEs x threads: 1..20)")
         ->check(CLI::Range(1u, 20u));
