@@ -426,7 +426,8 @@ void add_coll_commands(Registry& reg) {
        "write + tournament barrier + read, write + ssm_barrier + read (not with --sw-only); run 1 = put/get, 8 B"},
       {"lu", "SPLASH-2 LU: barrier-synchronized (software, ssm_barrier) vs ssm_put/ssm_get", bench_lu,
        "which run to trace; one node per LU, in this order: each placement (spread, then packed): barrier-sw, "
-       "barrier-hw (not with --sw-only), putget; run 1 = barrier-sw, the first placement"},
+       "barrier-hw (not with --sw-only), putget; run 1 = barrier-sw, the first placement (the put/get LU: run 3, "
+       "with --sw-only 2)"},
   };
   for (const Scenario& sc : kScenarios) {
     reg.add(sc.name, sc.help, [&sc](CLI::App& s) -> Runner {
