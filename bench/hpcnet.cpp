@@ -49,7 +49,13 @@ int run_command(CLI::App& sub, const Runner& run, const Shared& sh) {
   sh.trace.check(sub);
   prepare_outputs(sub);
   print_banner(sub.get_name(), option_text(sub, "--seed", "none (deterministic)"));
-  int rc = run();
+  int rc = kExitOk;
+  try {
+    rc = run();
+  } catch (const CheckFailed&) {  // the record of a failed check: the tables so far, exit_code 1
+    if (!sh.json.empty()) write_json(sh.json, sub, kExitCheckFailed);
+    throw;
+  }
   if (!report_traces() && rc == kExitOk) rc = kExitRunFailed;
   if (!sh.json.empty()) {
     write_json(sh.json, sub, rc);
