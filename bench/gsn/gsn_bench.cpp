@@ -104,14 +104,16 @@ void add_gsn_commands(Registry& reg) {
       std::string plot;
     };
     auto st = std::make_shared<State>();
-    add_list(c, "--nodes", st->g.nodes, fmt::format("node counts, those built: {} (1: the engine's loopback, the others a tree model each; --quick: 1,2,4)",
-                                        gsn_node_counts_text()))
-        ->check(CLI::IsMember(gsn_node_counts()));
+    const std::string nodes_help = fmt::format(
+        "node counts, those built: {} (1: the engine's loopback, the others a tree model each; --quick: 1,2,4)",
+        gsn_node_counts_text());
+    add_list(c, "--nodes", st->g.nodes, nodes_help)->check(CLI::IsMember(gsn_node_counts()));
     c.add_option("--threads", st->g.threads, "participants per node (the node's PEs x threads: 1..20)")
         ->check(CLI::Range(1u, 20u));
     c.add_option("--rounds", st->g.rounds, "timed operations per node count (--quick: 3)")->check(CLI::Range(1u, 100000u));
     c.add_option("--plot", st->plot, "write a PNG plot and its script into this folder");
-    add_run_flags(c, st->f, "CI-sized run (1, 2, 4 nodes, 3 rounds, unless given)", "also write the table as CSV to this file");
+    add_run_flags(c, st->f, "CI-sized run (1, 2, 4 nodes, 3 rounds, unless given)",
+                  "also write the table as CSV to this file");
     return [st, &c] {
       quick_default(c, st->f, "--nodes", st->g.nodes, {1, 2, 4});
       quick_default(c, st->f, "--rounds", st->g.rounds, 3u);

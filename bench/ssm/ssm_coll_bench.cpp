@@ -341,7 +341,9 @@ CollReport bench_lu(const CollBenchOptions& o) {
              {"sync_avg_cycles", "sync_avg"},
              {"sync_share_pct", "sync_share_%"},
              {"putget_gain_pct", "putget_gain_%"}});
-  t.config("cycles_per_flop", cfg.cycles_per_flop).config("flops", static_cast<double>(flops)).config("seed", static_cast<double>(cfg.seed));
+  t.config("cycles_per_flop", cfg.cycles_per_flop)
+      .config("flops", std::to_string(flops))
+      .config("seed", std::to_string(cfg.seed));
   add_node_config(t, o.sys);
   std::string summary = fmt::format(
       "SPLASH-2 LU, {}x{} doubles, {}x{} blocks, {} threads, {} flops at {} cycles/flop; every result "
