@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -30,6 +31,11 @@ struct TraceAsked {
 TraceAsked& trace_asked() {
   static TraceAsked a;
   return a;
+}
+
+std::map<unsigned, std::string>& run_names() {
+  static std::map<unsigned, std::string> n;
+  return n;
 }
 
 double now_s() {
@@ -138,7 +144,8 @@ bool report_traces() {
   bool ok = true;
   const std::vector<sim::TraceOutcome> outs = sim::trace_outcomes();
   for (const sim::TraceOutcome& o : outs) {
-    fmt::print("{}\n", o.text());
+    const auto name = run_names().find(o.run);
+    fmt::print("{}{}\n", o.text(), name == run_names().end() ? "" : fmt::format(" [run {}: {}]", o.run, name->second));
     ok = ok && o.written;
   }
   if (const TraceAsked& a = trace_asked(); !a.file.empty() && outs.empty()) {  // the run asked for never came
@@ -148,6 +155,8 @@ bool report_traces() {
   }
   return ok;
 }
+
+void name_next_run(const std::string& label) { run_names()[sim::trace_run() + 1] = label; }
 
 const char* version() { return hpcnet_git_version; }
 

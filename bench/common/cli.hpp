@@ -93,6 +93,9 @@ struct TraceOptions {
 };
 // Prints what became of every trace asked for; returns false when one was not written.
 bool report_traces();
+// Names the run that starts with the next models built (none alive now), for the trace report:
+// "trace FILE (Vssm_top, run 3): cycles 0..20000 [run 3: spread 2 threads: dissemination barrier]".
+void name_next_run(const std::string& label);
 
 // "hpcnet <git hash>" (the build's `git describe`).
 const char* version();

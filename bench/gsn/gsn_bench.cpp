@@ -56,6 +56,7 @@ GsnReport gsn_bench(const GsnBenchOptions& o) {
   constexpr uint64_t kBar = 0x200000, kRed = 0x200040;
   Progress prog("bench-gsn", o.nodes.size(), o.progress);
   for (unsigned n : o.nodes) {
+    name_next_run(fmt::format("{} node(s)", n));
     sim::GsnSystemConfig cfg;
     cfg.nodes = n;
     sim::GsnSystem g(cfg);

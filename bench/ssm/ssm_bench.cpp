@@ -70,6 +70,7 @@ Results ssm_bench(const SsmBenchOptions& o) {
 
   // --- latency, 2 cores (default engine)
   {
+    name_next_run("latency");
     SsmNode n(with_cores(o.sys, 2));
     auto& p = n.platform();
     Figure get_present, pingpong, lock_free;
@@ -114,6 +115,7 @@ Results ssm_bench(const SsmBenchOptions& o) {
 
   // --- lock hand-off: two threads pass one lock back and forth
   {
+    name_next_run("lock hand-off");
     SsmNode n(with_cores(o.sys, 2));
     auto& p = n.platform();
     constexpr uint64_t L = 0x5000;
@@ -141,6 +143,8 @@ Results ssm_bench(const SsmBenchOptions& o) {
   // --- throughput, 1 core against 2 cores, 20 threads
   for (unsigned cores : {1u, 2u}) {
     for (uint64_t spacing : {o.sys.bus.spacing, uint64_t{1}}) {
+      const std::string label = fmt::format("throughput, {} core(s), bus spacing {}", cores, spacing);
+      name_next_run(label);
       sim::SsmSystemConfig cfg = with_cores(o.sys, cores);
       cfg.bus.spacing = spacing;
       SsmNode n(cfg);
@@ -157,12 +161,14 @@ Results ssm_bench(const SsmBenchOptions& o) {
       const double ops = 2.0 * o.ops_per_thread * cfg.num_pe * cfg.num_threads;
       throughput("put_get_throughput", "ops per 1000 cycles", cores, cfg.num_pe * cfg.num_threads, spacing, ops, cycles,
                  "put+get ops");
-      prog.step(fmt::format("throughput, {} core(s), bus spacing {}", cores, spacing));
+      prog.step(label);
     }
   }
   // --- posted put stream: no thread waits, so the engine (cores, bus) is the limit
   for (unsigned cores : {1u, 2u}) {
     for (uint64_t spacing : {o.sys.bus.spacing, uint64_t{1}}) {
+      const std::string label = fmt::format("put stream, {} core(s), bus spacing {}", cores, spacing);
+      name_next_run(label);
       sim::SsmSystemConfig cfg = with_cores(o.sys, cores);
       cfg.bus.spacing = spacing;
       SsmNode n(cfg);
@@ -177,7 +183,7 @@ Results ssm_bench(const SsmBenchOptions& o) {
       const double ops = 1.0 * per_thread * cfg.num_pe * cfg.num_threads;
       throughput("put_stream_throughput", "put stream per 1000 cycles", cores, cfg.num_pe * cfg.num_threads, spacing,
                  ops, cycles, "posted puts to new entries");
-      prog.step(fmt::format("put stream, {} core(s), bus spacing {}", cores, spacing));
+      prog.step(label);
     }
   }
   return t;

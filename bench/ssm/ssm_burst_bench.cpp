@@ -24,6 +24,7 @@ BurstReport burst_bench(const BurstBenchOptions& o) {
   std::vector<PlotSeries> series;
   Progress prog("bench-burst", o.participants.size() * o.lengths.size(), o.progress);
   for (unsigned g : o.participants) {
+    name_next_run(fmt::format("{} participants", g));
     sim::SsmNode node;
     Platform& p = node.platform();
     const double peak = node.sys.config().mem.bytes_per_cycle;

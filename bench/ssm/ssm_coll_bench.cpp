@@ -221,8 +221,10 @@ CollReport bench_barrier(const CollBenchOptions& o) {
     for (unsigned p : kThreads) {
       const auto cpus = place(p, pls[i], o.sys);
       auto m = [&](Impl impl) {
+        const std::string label = fmt::format("{} {} threads: {}", pls[i], p, kImpl[int(impl)]);
+        name_next_run(label);
         const Measure r = measure_collective(o, impl, cpus, warm, ops);
-        prog.step(fmt::format("{} {} threads: {}", pls[i], p, kImpl[int(impl)]));
+        prog.step(label);
         return r;
       };
       const Measure hb = o.sw_only ? Measure{} : m(Impl::HwBarrier);
@@ -286,8 +288,10 @@ CollReport bench_transfer(const CollBenchOptions& o) {
   for (unsigned bytes : sizes) {
     const unsigned iters = o.iters ? o.iters : (o.quick ? 2 : std::clamp(32768u / bytes, 4u, 64u));
     auto m = [&](Xfer kind, const char* what) {
+      const std::string label = fmt::format("{} B: {}", bytes, what);
+      name_next_run(label);
       const double c = measure_transfer(o, kind, bytes, iters);
-      prog.step(fmt::format("{} B: {}", bytes, what));
+      prog.step(label);
       return c;
     };
     const double pg = m(Xfer::PutGet, "put/get");
@@ -364,6 +368,8 @@ CollReport bench_lu(const CollBenchOptions& o) {
     std::vector<uint64_t> cycles;
     std::vector<double> sync_avg;
     for (const std::string& version : versions) {
+      const std::string label = fmt::format("{} {}", pls[i], version);
+      name_next_run(label);
       SsmNode n(o.sys);
       SimSharedMemory shm(n.sys);
       lu::ParallelLu par(shm, n.platform(), cfg, cpus);
@@ -389,7 +395,7 @@ CollReport bench_lu(const CollBenchOptions& o) {
       double sync = 0;
       for (unsigned id = 0; id < p; ++id) sync += static_cast<double>(par.stats(id).sync_cycles);
       sync_avg.push_back(sync / p);
-      prog.step(fmt::format("{} {}", pls[i], version));
+      prog.step(label);
     }
     const double tpg = static_cast<double>(cycles.back());
     PlotSeries s{fmt::format("{} placement", pls[i]), {}};
