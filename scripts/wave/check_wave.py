@@ -36,6 +36,12 @@ def fail(msg):
 def drift():
     bad, lists = 0, sorted(HERE.glob("*.sigs"))
     parts = {m for s in lists for m in re.findall(r"^%include\s+(\S+)", s.read_text(), re.M)}
+    # first (making the save files below rewrites a stale one)
+    for f in sorted((HERE / "xlate").glob("rtl.*.txt")):  # gen_gtkw.py's, from RTL localparams
+        mod, name = f.name[4:-4].split(".")
+        if gen_gtkw.rtl_xlate(f"rtl:{mod}.{name}")[1] != f.read_text():
+            bad += fail(f"xlate/{f.name} differs from the localparams of {mod}.sv (make wave, or "
+                        f"gen_gtkw.py --list on a list naming it, rewrites it)")
     for sigs in lists:
         gtkw = sigs.with_suffix(".gtkw")
         if sigs.name in parts:  # a part of other lists (%include), no save file of its own
@@ -49,7 +55,7 @@ def drift():
             if out.read_text() != gtkw.read_text():
                 bad += fail(f"{gtkw.name} differs from its list: python3 scripts/wave/gen_gtkw.py "
                             f"--list scripts/wave/{sigs.name} -o scripts/wave/{gtkw.name}")
-    print(f"check_wave: drift: {'FAILED' if bad else 'every save file matches its list'}")
+    print(f"check_wave: drift: {'FAILED' if bad else 'every save file matches its list, every RTL translate file its RTL'}")
     return 1 if bad else 0
 
 
