@@ -116,7 +116,8 @@ def check_save(sigs, trace, router):
         bad += fail(f"the save file starts at {m and m.group(1)}, the trace at {hdr['start']}")
     z = re.search(r"^\*(-?[\d.]+) ", text, re.M)
     # GTKWave shows 2**-zoom time units per 200 pixels: the window must fit the wave area.
-    shown = 2 ** -float(z.group(1)) / 200 * gen_gtkw.WAVE_PX if z else 0
+    pane = re.search(r"^\[signals_width\] (\d+)$", text, re.M)
+    shown = 2 ** -float(z.group(1)) / 200 * gen_gtkw.wave_px(int(pane.group(1))) if z and pane else 0
     span = hdr["end"] - hdr["start"]
     if not z or not span <= shown <= 1.1 * span + 1:
         bad += fail(f"the save file shows {shown:.0f} time units, the traced window is {span}")
@@ -167,11 +168,12 @@ def main():
     t.add_argument("--last", type=int)
     t.add_argument("--router")
     t.add_argument("--env", action="store_true", help="run CMD with HPCNET_TRACE=TRACE:FIRST:LAST")
-    t.add_argument("cmd", nargs=argparse.REMAINDER, help="-- CMD...: the program writing TRACE")
-    a = ap.parse_args()
+    argv = sys.argv[1:]
+    cmd = argv[argv.index("--") + 1:] if "--" in argv else []  # -- CMD...: the program writing TRACE
+    a = ap.parse_args(argv[:len(argv) - len(cmd) - (1 if cmd or "--" in argv else 0)])
     if a.what == "drift":
         return drift()
-    a.cmd = a.cmd[1:] if a.cmd[:1] == ["--"] else a.cmd
+    a.cmd = cmd
     return trace_check(a)
 
 

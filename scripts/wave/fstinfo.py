@@ -8,6 +8,7 @@
 .fst contents are read with fst2vcd (GTKWave package); the FST header block is read directly.
 """
 import collections
+import pathlib
 import re
 import struct
 import subprocess
@@ -21,6 +22,8 @@ Var = collections.namedtuple("Var", "scope name path kind width msb lsb code")
 
 
 def _vcd_lines(trace):
+    if not pathlib.Path(trace).is_file():
+        raise SystemExit(f"fstinfo: no trace {trace}")
     if str(trace).endswith(".fst"):
         p = subprocess.Popen(["fst2vcd", str(trace)], stdout=subprocess.PIPE, text=True)
         return p, p.stdout
