@@ -50,6 +50,7 @@ SIGS format, one item a line ('#' starts a comment):
                                   fields=, each slice split into the fields
       split=A,B,C                 split into equal slices named A (most significant), B, C;
                                   split=N: N slices named 0 (lowest) .. N-1
+      closed                      the group of a split signal starts collapsed
       part=I/N                    only slice I of N equal slices (slice 0 lowest; e.g. one
                                   node's flit of a mesh's data port: part={r}/{nodes})
 .fst headers are read with fst2vcd (GTKWave package, scripts/wave/fstinfo.py).
@@ -70,7 +71,7 @@ import fstinfo  # noqa: E402
 # file-translated 0x2000, FST enum table 0x100000000; group begin/end with blank 0x200.
 FLAGS = {"bin": 0x28, "hex": 0x22, "dec": 0x24, "sdec": 0x424, "enum": 0x100000028}
 XLATED = 0x2024
-GROUP_BEGIN, GROUP_END = 0x800200, 0x1000200
+GROUP_BEGIN, GROUP_END, CLOSED = 0x800200, 0x1000200, 0x400000
 # Window, collapsed signal tree and (at least) signal-name pane, in pixels; a name's character.
 SIZE, SST_W, SIGNALS_W, CHAR_PX = (1600, 900), 48, 300, 8
 RANGE = re.compile(r"\[(\d+):(\d+)\]$")
@@ -190,6 +191,8 @@ def parse_list(path):
                 opts[k] = v
             elif x in FLAGS:
                 fmt = x
+            elif x == "closed":
+                opts["closed"] = "1"
             else:
                 raise ListError(f"{n}: unknown format {x}")
         groups[-1][1].append((path, fmt, opts))
@@ -320,8 +323,10 @@ class Writer:
             self.o.append(f"^{n} {f if self.absolute else f.relative_to(ROOT)}")
         self.o.append(name)
 
-    def group(self, name, begin):
-        self.o += [f"@{GROUP_BEGIN if begin else GROUP_END:x}", f"-{name}"]
+    def group(self, name, begin, closed=False):
+        # as GTKWave writes a closed group: its begin closed, its end closed and collapsed
+        flags = (GROUP_BEGIN | (CLOSED if closed else 0)) if begin else GROUP_END | (CLOSED | 0x1000 if closed else 0)
+        self.o += [f"@{flags:x}", f"-{name}"]
 
 
 def bits(path, lo, width):
@@ -383,11 +388,13 @@ def signal(w, path, fmt, opts, label, dims, formats):
             w.row(FLAGS["bin" if sw == 1 else fmt], f"#{{{short}}} {bits(path, i * sw, sw)}")
             return
         slices = [(None, i * sw, sw)]
-    w.group(short, True)
+    w.group(short, True, "closed" in opts)
     if "part" not in opts:
         w.row(FLAGS[fmt], f"+{{{short}}} {path}")
     for pn, lo, sw in slices:
         pre = f"{short} {pn}" if pn else short
+        # GTKWave shows an alias from its last '.': a field of a slice reads "X+ HOPS[0]"
+        fname = (lambda n: f"{short}.{pn} {n.rsplit('.', 1)[-1]}") if pn else (lambda n: f"{short}.{n}")
         if not fields and opts.get("xlate"):
             w.row(XLATED, f"#{{{pre}}} {bits(path, lo, sw)}", opts["xlate"])
         elif not fields:
@@ -395,8 +402,8 @@ def signal(w, path, fmt, opts, label, dims, formats):
         for name, flo, fw, ffmt, xl in fields:
             if flo + fw > sw:
                 raise ListError(f"{path}: field {name} of {ref} does not fit in {sw} bits")
-            w.row(XLATED if xl else FLAGS[ffmt], f"#{{{pre}.{name}}} {bits(path, lo + flo, fw)}", xl)
-    w.group(short, False)
+            w.row(XLATED if xl else FLAGS[ffmt], f"#{{{fname(name)}}} {bits(path, lo + flo, fw)}", xl)
+    w.group(short, False, "closed" in opts)
 
 
 def signals_px(lines):
