@@ -145,6 +145,7 @@ def trace_check(a):
 
 def run(a):
     env = dict(os.environ)
+    env.setdefault("HPCNET_SEED", "1")  # the same run, so the same length, every time
     trace = pathlib.Path(a.trace)
     trace.unlink(missing_ok=True)
     if a.env:

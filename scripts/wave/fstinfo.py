@@ -106,11 +106,20 @@ def changes(trace, codes):
 
 
 def parameters(trace, scope):
-    """{name: value} of the parameters directly in `scope` (their first values in the trace)."""
-    pv = {v.code: v.name for v in variables(trace) if v.scope == scope and v.kind == "parameter"}
-    out = {}
+    """{name: value} of the parameters of `scope` (their first values in the trace): those traced in
+    the scope and in the scopes above it (Verilator traces a parameter an instance passes on
+    unchanged only once), the innermost one winning."""
+    parts = scope.split(".")
+    depth = {".".join(parts[:i]): i for i in range(1, len(parts) + 1)}
+    pv = {}  # code: [(depth, name)] (parameters of equal value share one code)
+    for v in variables(trace):
+        if v.scope in depth and v.kind == "parameter":
+            pv.setdefault(v.code, []).append((depth[v.scope], v.name))
+    found = {}
     for _, code, val in changes(trace, pv):
-        out.setdefault(pv[code], val)
-        if len(out) == len(pv):
+        if code not in found:
+            found[code] = val
+        if len(found) == len(pv):
             break
-    return out
+    named = sorted((d, name, found[code]) for code, names in pv.items() if code in found for d, name in names)
+    return {name: val for _, name, val in named}

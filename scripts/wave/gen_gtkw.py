@@ -112,7 +112,8 @@ def toml_fields(ref, formats, lsb=0, prefix=""):
             if "enum" in fx:
                 owner, e = b.lookup("enum", fx["enum"])
                 xl = f"{owner.name}.{e['name']}"
-            fmt = "bin" if fx["width"] == 1 else "dec" if xl else "sdec" if fx.get("signed") else "hex"
+            fmt = ("bin" if fx["width"] == 1 else "dec" if xl or (fx["width"] <= 8 and not fx.get("signed"))
+                   else "sdec" if fx.get("signed") else "hex")
             out.append((name, lo, fx["width"], fmt, xl))
     return out
 
