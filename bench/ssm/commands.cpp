@@ -16,24 +16,10 @@ namespace {
 
 void add_demo(Registry& reg) {
   reg.add("demo", "SSM demo: 5 PEs x 4 threads, put/get pipeline and locks, summary + trace", [](CLI::App& d) -> Runner {
-    struct State {
-      DemoOptions demo;
-      std::string trace_file;
-      uint64_t trace_first = 0, trace_last = 20000;
-    };
-    auto st = std::make_shared<State>();
-    d.add_option("--values", st->demo.values, "values pushed through the pipeline")->check(CLI::Range(1u, 100000u));
-    d.add_option("--trace", st->trace_file, "write an FST trace of a cycle window to this file");
-    d.add_option("--trace-first", st->trace_first, "first traced cycle");
-    d.add_option("--trace-last", st->trace_last, "last traced cycle");
-    add_system_options(d, st->demo.sys);
-    return [st] {
-      if (!st->trace_file.empty()) {
-        if (st->trace_last < st->trace_first) throw CLI::ValidationError("--trace-last", "must not be below --trace-first");
-        st->demo.trace = {st->trace_file, st->trace_first, st->trace_last};
-      }
-      return ssm_demo(st->demo);
-    };
+    auto st = std::make_shared<DemoOptions>();
+    d.add_option("--values", st->values, "values pushed through the pipeline")->check(CLI::Range(1u, 100000u));
+    add_system_options(d, st->sys);
+    return [st] { return ssm_demo(*st); };
   });
 }
 

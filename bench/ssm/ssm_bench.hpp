@@ -25,7 +25,6 @@ Table ssm_bench(const SsmBenchOptions& o);
 
 struct DemoOptions {
   unsigned values = 40;          // values pushed through the pipeline
-  sim::TraceWindow trace;        // FST window (empty file: none)
   sim::SsmSystemConfig sys;
 };
 

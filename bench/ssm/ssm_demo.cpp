@@ -17,7 +17,6 @@ namespace R = ssm_regs;
 
 int ssm_demo(const DemoOptions& o) {
   sim::SsmSystemConfig cfg = o.sys;
-  cfg.trace = o.trace;
   sim::SsmNode n(cfg);
   auto& p = n.platform();
   const unsigned stages = cfg.num_pe * cfg.num_threads;
@@ -74,9 +73,6 @@ int ssm_demo(const DemoOptions& o) {
              static_cast<double>(wait_sum) / static_cast<double>(stages * o.values));
   fmt::print("  host bus     : {} MMIO writes, {} reads; DMA: {} writes, {} reads\n", st.bus.writes, st.bus.reads,
              st.mem.dma_writes, st.mem.dma_reads);
-  if (o.trace.enabled())
-    fmt::print("  trace        : {} (cycles {}..{}); open with `make wave`\n", o.trace.file, o.trace.first,
-               o.trace.last);
   fmt::print("  result       : {}\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }

@@ -14,8 +14,8 @@
 // model's public state (rtr_router.sv, /*verilator public_flat_rd*/): every router with a packet
 // in an input buffer, an output in use or credits missing.
 //
-// Tracing: HPCNET_TRACE=file[:first[:last]] (cycles of the harness, reset included) or the
-// TraceWindow argument of make_net().
+// Tracing: the TraceWindow argument of make_net(), else the process's request (HPCNET_TRACE or
+// the command line, sim/core/trace.hpp); a split mesh traces its first block only.
 #pragma once
 
 #include <algorithm>
@@ -144,7 +144,7 @@ class NetSim final : public NetSimBase {
           fmt::format("NetSim: {}: a split mesh is 2-D with K1 a multiple of the threads, and no torus", spec.label()));
     if (nb_ > 1 && trace.enabled())
       throw std::invalid_argument(fmt::format("NetSim: {}: tracing needs the whole mesh in one model (threads 1)", spec.label()));
-    for (unsigned b = 0; b < nb_; ++b) h_.push_back(std::make_unique<Harness<V>>(312.5, b == 0 ? std::move(trace) : TraceWindow{}));
+    for (unsigned b = 0; b < nb_; ++b) h_.push_back(std::make_unique<Harness<V>>(312.5, b == 0 ? std::move(trace) : TraceWindow::off()));
     const size_t data_bits = static_cast<size_t>(bn_) * spec.flit_bits;
     if (bits_of<decltype(V::inj_data_i)>() < data_bits || bits_of<decltype(V::ej_data_o)>() < data_bits ||
         bits_of<decltype(V::inj_valid_i)>() < bn_)
@@ -500,8 +500,8 @@ std::unique_ptr<NetSimBase> make_net_sim(const NetSpec& s, TraceWindow w) {
 // The model named `model` ("Vnet_mesh_8x8_adbr" or "8x8_adbr") with buffers of buf_pkts packets
 // (0: the model's default, 2 or the DBFC minimum); throws std::invalid_argument listing the built
 // models when there is none, or naming the limits for a depth the model cannot run.
-std::unique_ptr<NetSimBase> make_net(const std::string& model, TraceWindow trace = trace_from_env());
-std::unique_ptr<NetSimBase> make_net(const std::string& model, unsigned buf_pkts, TraceWindow trace = trace_from_env());
+std::unique_ptr<NetSimBase> make_net(const std::string& model, TraceWindow trace = {});
+std::unique_ptr<NetSimBase> make_net(const std::string& model, unsigned buf_pkts, TraceWindow trace = {});
 // A model with this shape and mode that runs buffers of buf_pkts packets (0: the default depth),
 // split for `threads` threads (1: the whole mesh in one model), the smallest such model (fewest
 // slots: the fastest); nullptr if none is built.
@@ -509,7 +509,7 @@ const NetModelInfo* find_net(const MeshShape& shape, NetMode mode, unsigned buf_
 // That model's spec with buf_pkts (0: its default depth).
 NetSpec net_spec(const NetModelInfo& m, unsigned buf_pkts);
 std::unique_ptr<NetSimBase> make_net(const MeshShape& shape, NetMode mode, unsigned buf_pkts = 0, unsigned threads = 1,
-                                     TraceWindow trace = trace_from_env());
+                                     TraceWindow trace = {});
 std::string net_model_list();  // "Vnet_mesh_2x2_adbr (2x2 adbr b2), ..."
 // Why find_net(shape, mode, buf_pkts, threads) finds nothing: a depth below the minimum of the mode
 // (DBFC, the bubble rule), or no such model built (the message lists the built ones); empty if
