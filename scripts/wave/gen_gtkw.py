@@ -68,7 +68,9 @@ sys.path.insert(0, str(ROOT / "scripts" / "regs"))
 import fstinfo  # noqa: E402
 
 # GTKWave trace flags (analyzer.h): hex 0x2, dec 0x4, bin 0x8, right-justify 0x20, signed 0x400,
-# file-translated 0x2000, FST enum table 0x100000000; group begin/end with blank 0x200.
+# file-translated 0x2000, FST enum table 0x100000000; group begin/end with blank 0x200. GTKWave
+# 3.3.118 shows a Verilator FST enum table's names only with the enum flag and the binary base
+# (what it writes itself); with dec it shows the codes. Translate files here are keyed in decimal.
 FLAGS = {"bin": 0x28, "hex": 0x22, "dec": 0x24, "sdec": 0x424, "enum": 0x100000028}
 XLATED = 0x2024
 GROUP_BEGIN, GROUP_END, CLOSED = 0x800200, 0x1000200, 0x400000
