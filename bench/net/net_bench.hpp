@@ -15,6 +15,7 @@
 #include <CLI/CLI.hpp>
 
 #include "common/registry.hpp"
+#include "common/table.hpp"
 
 #include "sim/net/net_traffic.hpp"
 #include "sim/net/net_types.hpp"
@@ -56,6 +57,7 @@ struct NetCommand {
   NetBenchOptions opts;
   std::vector<std::string> modes, patterns, scenarios;
   std::vector<std::string> settings;  // positional key=value settings (net_config.cpp)
+  std::string config;                 // --config FILE (TOML)
   std::string save_config;            // --save-config FILE
   bool quiet = false;
   bool list_models = false;
@@ -67,6 +69,7 @@ struct NetCommand {
 // option -> scenario applicability checks and the pattern narrowing.
 void apply_settings(NetCommand& c);
 std::string effective_config(const NetCommand& c, const std::set<std::string>& scenarios);
+Table config_table(const std::string& toml);  // key, value (lists comma-separated), given
 std::set<std::string> chosen_scenarios(const NetCommand& c);
 void check_applicability(const NetCommand& c, const std::set<std::string>& scenarios);
 std::vector<sim::Pattern> fitting_patterns(NetCommand& c, const sim::MeshShape& shape, const std::set<std::string>& scenarios);

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "common/cli.hpp"
+#include "common/report.hpp"
 #include "net/net_bench.hpp"
 #include "sim/net/net_sim.hpp"
 
@@ -93,12 +94,25 @@ Runner add_net_options(CLI::App& app) {
   n->add_flag("--quick", o.quick, "CI-sized run: short points, few loads, coarse bisection");
   n->add_flag("--quiet", c->quiet, "no progress lines on stderr");
   n->add_flag("--list-models", c->list_models, "list the built mesh models and exit");
-  n->set_config("--config", "", "read options from this TOML file (keys: the option names without --; key=value settings override it)");
+  n->add_option("--config", c->config,
+                "read settings from this TOML file (keys: the option names without --, lists as arrays; options given "
+                "on the command line and key=value settings win over it)")
+      ->check(CLI::ExistingFile);
   n->add_option("--save-config", c->save_config, "write the effective configuration to this TOML file (--config reads it back)");
   n->add_option("settings", c->settings,
                 "key=value settings, after the options: scenario, mesh (or shape), mode, pattern, loads, depth, buf, "
                 "gain-buf, warmup, measure, phases (=warmup/measure), seed, hotspot-frac, hotspots, speed-mesh, threads, "
                 "speed-runs, quick; lists comma-separated");
+  // The config file and key=value settings are applied when parsing ends, so that the banner
+  // and --json show their values; an error there is a usage error (exit 2) like a parse error.
+  n->callback([c] {
+    if (c->list_models) return;
+    try {
+      apply_settings(*c);
+    } catch (const UsageError& e) {
+      throw CLI::ValidationError("hpcnet: usage error", e.what());
+    }
+  });
   return [c] { return c->run(); };
 }
 
@@ -108,7 +122,6 @@ int NetCommand::run() {
       fmt::print("{:28} {} (buffers {}..{} packets)\n", m.spec.model, m.spec.label(), m.spec.min_buf(), m.spec.buf_max);
     return 0;
   }
-  apply_settings(*this);
   const std::set<std::string> scen = chosen_scenarios(*this);
   check_applicability(*this, scen);
   opts.scenarios = scenarios;
@@ -128,9 +141,15 @@ int NetCommand::run() {
     for (const auto& s : modes) opts.modes.push_back(sim::parse_mode(s));
     const std::vector<sim::NetMode> ms = opts.modes.empty() ? built_modes(shape) : opts.modes;
     if (ms.empty()) throw UsageError("--mesh", no_model_message(shape));
-    for (sim::NetMode m : ms)
-      if (const std::string why = sim::net_unavailable(shape, m, opts.depth); !why.empty())
-        throw UsageError(app->count("--depth") ? "--depth" : "--mode", why);
+    for (sim::NetMode m : ms) {
+      if (!sim::find_net(shape, m)) {
+        std::string built;
+        for (sim::NetMode b : built_modes(shape)) built += (built.empty() ? "" : ", ") + std::string(sim::mode_name(b));
+        throw UsageError("--mode", fmt::format("no {} {} mesh model is built (the modes built for {}: {})", shape.name(),
+                                               sim::mode_name(m), shape.name(), built));
+      }
+      if (const std::string why = sim::net_unavailable(shape, m, opts.depth); !why.empty()) throw UsageError("--depth", why);
+    }
     opts.modes = ms;
     for (unsigned b : opts.gain_bufs)
       if (const std::string why = sim::net_unavailable(shape, sim::NetMode::adbr, b); !why.empty())
@@ -140,6 +159,7 @@ int NetCommand::run() {
   }
   const std::string cfg = effective_config(*this, scen);
   fmt::print("{}", cfg);
+  record_table("configuration", config_table(cfg));  // --json: the effective values, defaults included
   if (!save_config.empty()) {
     prepare_output("--save-config", save_config, OutKind::file);
     std::ofstream f(save_config);

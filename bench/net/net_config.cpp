@@ -94,39 +94,73 @@ std::string toml_value(const CLI::Option& o, const std::vector<std::string>& v) 
 
 }  // namespace
 
+namespace {
+
+const std::string kKeyHelp = ", shape (= mesh), phases (= warmup/measure, e.g. 500/2000)";
+
+// Sets option --key of `c` to `values` (the option's own checks apply); `what` names the setting
+// in an error ("seed=x", "my.toml: seed").
+void set_key(NetCommand& c, const std::string& what, std::string key, const std::vector<std::string>& values,
+             const std::set<std::string>& keep) {
+  std::replace(key.begin(), key.end(), '_', '-');
+  std::vector<std::pair<std::string, std::vector<std::string>>> sets;
+  if (key == "shape") {
+    sets.push_back({"mesh", values});
+  } else if (key == "phases") {
+    const std::string v = values.empty() ? "" : values.back();
+    const size_t sl = v.find('/');
+    if (sl == std::string::npos) throw UsageError(what, "phases is warmup/measure, e.g. phases=500/2000");
+    sets.push_back({"warmup", {v.substr(0, sl)}});
+    sets.push_back({"measure", {v.substr(sl + 1)}});
+  } else if (std::find(kKeys.begin(), kKeys.end(), key) != kKeys.end()) {
+    sets.push_back({key, values});
+  } else {
+    throw UsageError(what, fmt::format("unknown key '{}'; the keys: {}{}", key, fmt::join(kKeys, ", "), kKeyHelp));
+  }
+  for (const auto& [k, vs] : sets) {
+    if (keep.count(k)) continue;  // given as an option: the option wins over the config file
+    CLI::Option* o = c.app->get_option("--" + k);
+    o->clear();
+    for (const std::string& v : vs) o->add_result(v);
+    try {
+      o->run_callback();
+    } catch (const CLI::Error& e) {
+      throw UsageError(what, e.what());
+    }
+  }
+}
+
+}  // namespace
+
+// The config file first (options given on the command line win over it), then the key=value
+// settings (they win over both).
 void apply_settings(NetCommand& c) {
+  if (!c.config.empty()) {
+    std::set<std::string> given;
+    for (const std::string& k : kKeys)
+      if (c.app->count("--" + k)) given.insert(k);
+    std::ifstream f(c.config);
+    if (!f) throw UsageError("--config", fmt::format("cannot read '{}'", c.config));
+    std::vector<CLI::ConfigItem> items;
+    try {
+      items = CLI::ConfigTOML().from_config(f);
+    } catch (const CLI::Error& e) {
+      throw UsageError("--config", fmt::format("{}: {}", c.config, e.what()));
+    }
+    for (const CLI::ConfigItem& it : items) {
+      if (it.name == "++" || it.name == "--") continue;  // CLI11's section markers
+      const std::string what = fmt::format("{}: {}", c.config, it.fullname());
+      if (!it.parents.empty() && !(it.parents.size() == 1 && it.parents[0] == "net"))
+        throw UsageError(what, "unknown section; the keys stand at the top or under [net]");
+      set_key(c, what, it.name, it.inputs, given);
+    }
+  }
   for (const std::string& kv : c.settings) {
     const size_t eq = kv.find('=');
     if (eq == std::string::npos || eq == 0)
-      throw UsageError(kv, "a setting is key=value (e.g. mesh=4x4 seed=7); the keys: " +
-                               fmt::format("{}", fmt::join(kKeys, ", ")) + ", shape (= mesh), phases (= warmup/measure)");
-    std::string key = kv.substr(0, eq);
-    const std::string value = kv.substr(eq + 1);
-    std::replace(key.begin(), key.end(), '_', '-');
-    std::vector<std::pair<std::string, std::string>> sets;
-    if (key == "shape") {
-      sets.emplace_back("mesh", value);
-    } else if (key == "phases") {
-      const size_t sl = value.find('/');
-      if (sl == std::string::npos) throw UsageError(kv, "phases is warmup/measure, e.g. phases=500/2000");
-      sets.emplace_back("warmup", value.substr(0, sl));
-      sets.emplace_back("measure", value.substr(sl + 1));
-    } else if (std::find(kKeys.begin(), kKeys.end(), key) != kKeys.end()) {
-      sets.emplace_back(key, value);
-    } else {
-      throw UsageError(kv, fmt::format("unknown key '{}'; the keys: {}, shape (= mesh), phases (= warmup/measure)", key,
-                                       fmt::join(kKeys, ", ")));
-    }
-    for (const auto& [k, v] : sets) {
-      CLI::Option* o = c.app->get_option("--" + k);
-      o->clear();
-      o->add_result(v);
-      try {
-        o->run_callback();
-      } catch (const CLI::Error& e) {
-        throw UsageError(kv, e.what());
-      }
-    }
+      throw UsageError(kv, fmt::format("a setting is key=value (e.g. mesh=4x4 seed=7; lists are comma-separated: --loads "
+                                       "0.1,0.2); the keys: {}{}", fmt::join(kKeys, ", "), kKeyHelp));
+    set_key(c, kv, kv.substr(0, eq), {kv.substr(eq + 1)}, {});
   }
 }
 
@@ -137,7 +171,7 @@ std::set<std::string> chosen_scenarios(const NetCommand& c) {
 }
 
 std::string effective_config(const NetCommand& c, const std::set<std::string>& scen) {
-  std::string out = "# hpcnet net: the effective configuration (hpcnet net --config FILE reads it; # = a default)\n";
+  std::string out = "# hpcnet net: the effective configuration (--config FILE reads it back; a line starting with # is a default)\n";
   for (const std::string& k : kKeys) {
     if (!applies(k, scen)) continue;
     const CLI::Option* o = c.app->get_option("--" + k);
@@ -170,6 +204,29 @@ std::string effective_config(const NetCommand& c, const std::set<std::string>& s
     out += fmt::format("# {} = {}\n", k, v);
   }
   return out;
+}
+
+Table config_table(const std::string& toml) {
+  Table t({"key", "value", "given"});
+  size_t pos = 0;
+  while (pos < toml.size()) {
+    size_t nl = toml.find('\n', pos);
+    if (nl == std::string::npos) nl = toml.size();
+    std::string line = toml.substr(pos, nl - pos);
+    pos = nl + 1;
+    if (line.rfind("# hpcnet", 0) == 0) continue;
+    const bool given = line.rfind("# ", 0) != 0;
+    if (!given) line = line.substr(2);
+    const size_t eq = line.find(" = ");
+    if (eq == std::string::npos) continue;
+    std::string v = line.substr(eq + 3);
+    if (const size_t c = v.find("  ("); c != std::string::npos) v = v.substr(0, c);  // "500  (--quick)"
+    std::string clean;
+    for (char ch : v)
+      if (ch != '"' && ch != '[' && ch != ']' && ch != ' ') clean += ch;
+    t.add({line.substr(0, eq), clean, given ? "true" : "false"});
+  }
+  return t;
 }
 
 void check_applicability(const NetCommand& c, const std::set<std::string>& scen) {
