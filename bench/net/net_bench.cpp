@@ -110,34 +110,51 @@ Point Bench::point(NetSimBase& n, Pattern p, double load) {
   return pt;
 }
 
-// Points still to run, estimated: the scenarios not yet done, their shared points counted once
-// as far as they are known (zero-load, curves, saturation); a bisection as 4 points (quick: 3).
-size_t Bench::estimate_remaining() const {
-  const size_t P = patterns_.size(), M = modes_.size();
+// Points still to run, estimated: the zero-load points and saturations the scenarios not yet
+// finished still need (counted exactly, shared ones once), a saturation at the average number
+// of points the finished ones took (before the first: 3 from a latency curve's bracket, else a
+// sweep and a bisection, 7 with --quick, 10 without, the run at load 1.0 included), the latency
+// curves not yet run, the gain and speed points not yet run.
+size_t Bench::estimate_remaining() {
   auto todo = [&](const char* s) { return want_.count(s) && !done_.count(s); };
-  size_t n = 0, zl = 0, sat = 0;
-  const size_t bis = o_.quick ? 4 : 5;  // sweep/bisection points + the run at load 1.0
-  if (todo("zeroload") || todo("latency") || todo("saturation")) zl = P * M;
-  if (todo("latency")) n += P * M * (loads_.size() + (extend_ ? 2 : 0));
-  if (todo("saturation")) sat = P * M;
-  if (todo("gain")) {
+  std::set<Key> zl, sat;
+  size_t n = 0;
+  if (todo("zeroload") || todo("latency") || todo("saturation"))
+    for (NetMode m : modes_)
+      for (Pattern p : patterns_) zl.insert({p, m, default_buf(m)});
+  if (todo("latency"))
+    for (NetMode m : modes_)
+      for (Pattern p : patterns_)
+        if (!curves_.count({p, m})) n += loads_.size() + (extend_ ? 2 : 0);
+  if (todo("saturation"))
+    for (NetMode m : modes_)
+      for (Pattern p : patterns_) sat.insert({p, m, default_buf(m)});
+  if (todo("gain") && has(NetMode::adbr) && has(NetMode::dor_vct)) {
     const size_t g = o_.gain_bufs.empty() ? 1 : o_.gain_bufs.size(), f = o_.quick ? 2 : 5;
-    n += P * f * (1 + g);
-    zl = std::max(zl, P * 2);
-    sat = std::max(sat, P);
+    for (Pattern p : patterns_) sat.insert({p, NetMode::dor_vct, default_buf(NetMode::dor_vct)});
+    n += (patterns_.size() - gain_done_) * f * (1 + g);
   }
-  if (todo("buffers")) {
-    const size_t extra = P * 2 * (bufs_.size() > 0 ? bufs_.size() - 1 : 0);
-    zl += extra;
-    sat += extra;
+  if (todo("buffers"))
+    for (NetMode m : {NetMode::adbr, NetMode::dor_vct})
+      if (has(m))
+        for (unsigned b : bufs_)
+          if (find_net(shape_, m, b))
+            for (Pattern p : patterns_) sat.insert({p, m, b});
+  size_t sat_missing = 0, from_curve = 0;
+  for (const Key& k : sat) {
+    zl.insert(k);
+    if (sat_.count(k)) continue;
+    ++sat_missing;
+    if (curves_.count({std::get<0>(k), std::get<1>(k)}) && std::get<2>(k) == default_buf(std::get<1>(k))) ++from_curve;
   }
-  n += sat * bis + (zl > zl_.size() ? zl - zl_.size() : 0);
-  n -= std::min(n, sat_.size() * bis);
+  for (const Key& k : zl) n += !zl_.count(k);
+  const double per_sweep = sat_count_ ? static_cast<double>(sat_points_) / static_cast<double>(sat_count_) : (o_.quick ? 7.0 : 10.0);
+  n += static_cast<size_t>(static_cast<double>(sat_missing - from_curve) * per_sweep) + from_curve * 3;
   if (todo("speed")) {
     const size_t meshes = o_.speed_meshes.empty() ? 2 : o_.speed_meshes.size();
     const size_t th = o_.speed_threads.empty() ? 2 : o_.speed_threads.size();
     const size_t ld = o_.loads.empty() ? 3 : o_.loads.size();
-    n += meshes * th * ld * o_.speed_runs;
+    n += meshes * th * ld * o_.speed_runs - speed_done_;
   }
   return n;
 }
@@ -186,9 +203,13 @@ void Bench::zeroload_table() {
 
 // ---- latency against offered load ----
 // The grid's loads; a curve stops at its first unstable point or above 6 x zero-load. With the
-// default grid or --plot, a curve still short of 3 x zero-load at the grid's end goes on in steps
-// of 0.05 (0.1 with --quick) until it passes 3 x zero-load, turns unstable, or reaches load 1.0,
-// so that every mode's curve runs past its saturation (2 x zero-load).
+// default grid or --plot, the curve is then run past its saturation (2 x zero-load), with points
+// marked as added (Point::added): a curve still short of 3 x zero-load at the grid's end
+// goes on in steps of 0.05 (0.1 with --quick) until it passes 3 x zero-load, turns unstable, or
+// reaches load 1.0; a curve whose last stable point is still below 2 x zero-load (the next grid
+// point already unstable) gets points between the two (halving the gap, down to the saturation
+// bisection's tolerance) until one is stable above 2 x zero-load. The saturation search uses the
+// grid points only.
 std::vector<Point>& Bench::curve(Pattern p, NetMode m) {
   auto& c = curves_[{p, m}];
   if (!c.empty()) return c;
@@ -199,15 +220,37 @@ std::vector<Point>& Bench::curve(Pattern p, NetMode m) {
   const double l0 = need_l0 ? zero_load(p, m, b).lat() : 0;
   for (double load : loads_) {
     c.push_back(point(n, p, load));
-    if (need_l0 && (!c.back().s.stable || c.back().lat() > 6 * l0)) return c;  // far beyond saturation: stop
+    if (need_l0 && (!c.back().s.stable || c.back().lat() > 6 * l0)) break;  // far beyond saturation: stop
   }
   if (!extend_) return c;
-  const double step = o_.quick ? 0.1 : 0.05;
-  for (double load = c.back().load + step; c.back().s.stable && c.back().lat() <= 3 * l0 && load <= kMaxLoad + 1e-9;
-       load += step) {
-    c.push_back(point(n, p, std::min(load, kMaxLoad)));
-    c.back().beyond_grid = true;
+  auto added = [&](double load) {
+    Point pt = point(n, p, load);
+    pt.added = true;
+    return pt;
+  };
+  const Point& last = c.back();
+  if (last.s.stable && last.lat() <= 6 * l0) {
+    const double step = o_.quick ? 0.1 : 0.05;
+    for (double load = last.load + step; c.back().s.stable && c.back().lat() <= 3 * l0 && load <= kMaxLoad + 1e-9; load += step)
+      c.push_back(added(std::min(load, kMaxLoad)));
+    return c;
   }
+  // the curve ended (unstable or above 6 x): points between its last stable point and that end
+  const Point* below = nullptr;
+  for (const Point& pt : c)
+    if (pt.s.stable && pt.lat() < 2 * l0) below = &pt;
+  if (!below || below == &c.back()) return c;
+  double lo = below->load, hi = c.back().load;
+  std::vector<Point> more;
+  while (hi - lo > tol_) {
+    const double mid = 0.5 * (lo + hi);
+    more.push_back(added(mid));
+    const Point& q = more.back();
+    if (q.s.stable && q.lat() >= 2 * l0) break;  // stable and past saturation
+    (q.s.stable ? lo : hi) = mid;
+  }
+  c.insert(c.end(), more.begin(), more.end());
+  std::stable_sort(c.begin(), c.end(), [](const Point& x, const Point& y) { return x.load < y.load; });
   return c;
 }
 
@@ -217,19 +260,19 @@ void Bench::latency_table() {
   Table t({"pattern", "mode", "offered", "accepted", "latency", "net latency", "p99", "avg hops", "max queue", "stable"});
   std::vector<std::string> cols = cfg_cols();
   for (const char* c : {"accepted_flits_per_node_cycle", "latency_cycles", "net_latency_cycles", "p99_latency_cycles",
-                        "avg_hops", "max_source_queue_pkts", "stable", "beyond_grid"})
+                        "avg_hops", "max_source_queue_pkts", "stable", "added_point"})
     cols.push_back(c);
   Table csv(cols);
   for (Pattern p : patterns_)
     for (NetMode m : modes_)
       for (const Point& pt : curve(p, m)) {
-        t.add({pattern_name(p), mode_name(m), f3(pt.load) + (pt.beyond_grid ? " +" : ""), f3(pt.s.accepted()), f2(pt.lat()),
+        t.add({pattern_name(p), mode_name(m), f3(pt.load) + (pt.added ? " +" : ""), f3(pt.s.accepted()), f2(pt.lat()),
                f2(pt.s.avg_net_latency()), std::to_string(pt.s.percentile(0.99)), f2(pt.s.avg_hops()),
                std::to_string(pt.s.max_queue_seen), pt.s.stable ? "yes" : "NO"});
         std::vector<std::string> r = cfg(m, p, pt.load, default_buf(m));
         for (const std::string& v : {f3(pt.s.accepted()), f2(pt.lat()), f2(pt.s.avg_net_latency()),
                                      std::to_string(pt.s.percentile(0.99)), f2(pt.s.avg_hops()),
-                                     std::to_string(pt.s.max_queue_seen), yes_no(pt.s.stable), yes_no(pt.beyond_grid)})
+                                     std::to_string(pt.s.max_queue_seen), yes_no(pt.s.stable), yes_no(pt.added)})
           r.push_back(v);
         csv.add(r);
       }
@@ -238,8 +281,9 @@ void Bench::latency_table() {
     notes.push_back(fmt::format("{} zero-load runs (load {}) were made for the curves' stop criterion (6 x zero-load){}", zl_.size() - zl_before,
                                 kZeroLoad, extend_ ? " and their extension past 3 x zero-load" : ""));
   if (extend_)
-    notes.push_back("offered loads marked + lie above the grid: a curve goes on until it passes 3 x its zero-load "
-                    "latency or turns unstable, past its saturation (2 x)");
+    notes.push_back("offered loads marked + were added to the grid to run each curve past its saturation (2 x zero-load): "
+                    "above the grid until 3 x zero-load or unstable, or between the last stable point below 2 x and the "
+                    "first unstable one");
   emit("latency",
        fmt::format("Latency against offered load, {} (flits/node/cycle; latency in cycles incl. source queueing; "
                    "a curve stops at its first unstable point)", shape_.name()),
@@ -253,6 +297,7 @@ const Sat& Bench::saturation(Pattern p, NetMode m, unsigned buf) {
   if (it != sat_.end()) return it->second;
   NetSimBase& n = need(m, buf);
   const double limit = 2 * zero_load(p, m, buf).lat();
+  const size_t points0 = runs_;
   Sat s;
   auto above = [&](const Point& pt) { return !pt.s.stable || pt.lat() >= limit; };
   double lo = kZeroLoad, hi = NAN;
@@ -260,7 +305,7 @@ const Sat& Bench::saturation(Pattern p, NetMode m, unsigned buf) {
   auto cv = curves_.find({p, m});
   if (cv != curves_.end() && buf == default_buf(m)) {
     for (const Point& pt : cv->second) {
-      if (pt.beyond_grid) break;
+      if (pt.added) continue;  // the grid's points only: the same bracket with or without the added points
       if (above(pt)) {
         hi = pt.load;
         break;
@@ -294,7 +339,13 @@ const Sat& Bench::saturation(Pattern p, NetMode m, unsigned buf) {
   const Point full = point(n, p, kMaxLoad);
   s.accepted_at_max = full.s.accepted();
   s.accepted_stable = full.s.stable;
-  return sat_.emplace(k, s).first->second;
+  if (!(cv != curves_.end() && buf == default_buf(m))) {  // a sweep: what the next ones will take
+    sat_points_ += runs_ - points0;
+    ++sat_count_;
+  }
+  const Sat& r = sat_.emplace(k, s).first->second;
+  progress_.set_total(progress_.done() + estimate_remaining());
+  return r;
 }
 
 double Bench::bound(Pattern p, NetMode m) {
@@ -408,6 +459,7 @@ void Bench::gain_table() {
       if (b == abuf && (p == Pattern::transpose || p == Pattern::bitcomp))
         gain_[p] = {mean, mn};  // the goal: ADBR at its default depth
     }
+    ++gain_done_;
   }
   emit("gain",
        fmt::format("ADBR latency reduction against DOR-VCT ({}-packet buffers) between half of DOR-VCT's saturation "

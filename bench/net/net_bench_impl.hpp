@@ -32,7 +32,7 @@ std::string machine_text();
 struct Point {
   double load = 0;
   NetStats s;
-  bool beyond_grid = false;  // added above the latency grid to run the curve past saturation
+  bool added = false;  // added to the latency grid to run the curve past saturation (curve())
   double lat() const { return s.avg_latency(); }
 };
 
@@ -80,7 +80,7 @@ class Bench {
   double bound(Pattern p, NetMode m);  // the ideal throughput of this pattern for this mode's routing
   bool above_bound(const Sat& s, Pattern p, NetMode m) { return !s.above_max && s.lo > bound(p, m) + 1e-9; }
   std::string sat_text(const Sat& s, Pattern p, NetMode m);
-  size_t estimate_remaining() const;  // simulation points still to run (progress)
+  size_t estimate_remaining();  // simulation points still to run (progress)
 
   void zeroload_table();
   void latency_table();
@@ -114,6 +114,8 @@ class Bench {
   uint64_t warmup_, measure_;
   double tol_;
   size_t runs_ = 0;
+  size_t sat_points_ = 0, sat_count_ = 0;  // points the swept saturations took (progress estimate)
+  size_t gain_done_ = 0, speed_done_ = 0;  // gain patterns and speed runs done (progress estimate)
   NetProgress progress_;
   std::map<std::string, std::unique_ptr<NetSimBase>> nets_;
   std::map<Key, Point> zl_;

@@ -81,6 +81,7 @@ void Bench::speed_table() {
           const NetStats s = n->run(rc);
           const uint64_t serial = n->serial_steps() - serial0;
           ++runs_;
+          ++speed_done_;
           const double cps = threads == 1 ? s.cycles_per_cpu_s() : s.cycles_per_s();
           speeds.push_back(cps);
           const std::string rss = fmt::format("{:.1f}", static_cast<double>(peak_rss_kib()) / 1024.0);
