@@ -40,6 +40,7 @@ Bench::Bench(const NetBenchOptions& o) : o_(o), shape_(MeshShape::parse(o.mesh))
 int Bench::run() {
   const auto t0 = std::chrono::steady_clock::now();
   for (const std::string& n : o_.notes) fmt::print("note: {}\n", n);
+  if (!want_.count("speed") || want_.size() > 1) pkt_flits_ = pkt_flits();
   auto scenario = [&](const char* name, void (Bench::*f)()) {
     if (!want_.count(name)) return;
     progress_.set_total(progress_.done() + estimate_remaining());
@@ -63,19 +64,26 @@ int Bench::run() {
 
 // ---- models and single points ----
 unsigned Bench::pkt_flits() {
-  const NetModelInfo* m = nullptr;
   for (NetMode md : modes_)
-    if ((m = find_net(shape_, md))) break;
-  return m ? m->spec.pkt_flits : 5;
+    if (NetSimBase* n = net(shape_, md, 0)) return n->spec().pkt_flits;
+  return 5;
 }
 
+// The model of this shape, mode, depth and threads: a built model (find_net), or whatever
+// make_net builds for it (a network joined from block models where sim/net supports that); one
+// instance per model and depth, reused by every point. nullptr when none runs it (net_unavailable).
 NetSimBase* Bench::net(const MeshShape& shape, NetMode m, unsigned buf, unsigned threads) {
-  const NetModelInfo* info = find_net(shape, m, buf, threads);
-  if (!info) return nullptr;
-  const NetSpec spec = net_spec(*info, buf);
-  auto& slot = nets_[spec.model + "/" + std::to_string(spec.buf_pkts)];
+  if (!net_unavailable(shape, m, buf, threads).empty()) return nullptr;
   // a split mesh is not traced (NetSim): HPCNET_TRACE applies to the whole-mesh models
-  if (!slot) slot = info->make(spec, threads > 1 ? TraceWindow::off() : TraceWindow{});
+  const TraceWindow tw = threads > 1 ? TraceWindow::off() : TraceWindow{};
+  if (const NetModelInfo* info = find_net(shape, m, buf, threads)) {
+    const NetSpec spec = net_spec(*info, buf);
+    auto& slot = nets_[spec.model + "/" + std::to_string(spec.buf_pkts)];
+    if (!slot) slot = info->make(spec, tw);
+    return slot.get();
+  }
+  auto& slot = nets_[fmt::format("{}/{}/{}/{}", shape.name(), mode_name(m), buf, threads)];
+  if (!slot) slot = make_net(shape, m, buf, threads, tw);
   return slot.get();
 }
 
@@ -138,7 +146,7 @@ size_t Bench::estimate_remaining() {
     for (NetMode m : {NetMode::adbr, NetMode::dor_vct})
       if (has(m))
         for (unsigned b : bufs_)
-          if (find_net(shape_, m, b))
+          if (net_unavailable(shape_, m, b).empty())
             for (Pattern p : patterns_) sat.insert({p, m, b});
   size_t sat_missing = 0, from_curve = 0;
   for (const Key& k : sat) {
@@ -480,7 +488,7 @@ void Bench::buffers_table() {
   for (NetMode m : {NetMode::adbr, NetMode::dor_vct}) {
     if (!has(m)) continue;
     for (unsigned b : bufs_) {
-      if (!find_net(shape_, m, b)) {
+      if (!net_unavailable(shape_, m, b).empty()) {
         const unsigned least = min_buf_pkts(shape_, m);
         const bool below = b < least;
         t.add({mode_name(m), std::to_string(b), below ? fmt::format("(below the minimum, {})", least) : "(no model built)", "",
@@ -528,11 +536,12 @@ std::string Bench::join_patterns() const {
 
 }  // namespace netb
 
-// The modes with a model of this shape, in the order adbr, dorvct, dorwh (a torus: dorvct only).
+// The modes this shape runs in (net_unavailable empty: a built model, or one sim/net can join),
+// in the order adbr, dorvct, dorwh (a torus: dorvct only).
 std::vector<sim::NetMode> built_modes(const sim::MeshShape& shape) {
   std::vector<sim::NetMode> ms;
   for (sim::NetMode m : {sim::NetMode::adbr, sim::NetMode::dor_vct, sim::NetMode::dor_wh})
-    if (sim::find_net(shape, m)) ms.push_back(m);
+    if (sim::net_unavailable(shape, m).empty()) ms.push_back(m);
   return ms;
 }
 

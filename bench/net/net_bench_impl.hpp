@@ -114,6 +114,7 @@ class Bench {
   uint64_t warmup_, measure_;
   double tol_;
   size_t runs_ = 0;
+  unsigned pkt_flits_ = 5;  // the packets' flits (pkt_flits(), set when the run starts)
   size_t sat_points_ = 0, sat_count_ = 0;  // points the swept saturations took (progress estimate)
   size_t gain_done_ = 0, speed_done_ = 0;  // gain patterns and speed runs done (progress estimate)
   NetProgress progress_;

@@ -50,7 +50,7 @@ std::vector<std::string> Bench::cfg_cols() const {
 std::vector<std::string> Bench::cfg(NetMode m, Pattern p, double load, unsigned buf) const {
   const NetModelInfo* info = find_net(shape_, m, buf);
   return {shape_.name(), mode_name(m), pattern_name(p), f3(load), std::to_string(buf),
-          std::to_string(info ? info->spec.pkt_flits : 5), std::to_string(o_.seed), std::to_string(warmup_),
+          std::to_string(info ? info->spec.pkt_flits : pkt_flits_), std::to_string(o_.seed), std::to_string(warmup_),
           std::to_string(measure_)};
 }
 
