@@ -1,4 +1,4 @@
-// bench/net_bench.hpp: the `hpcnet net` scenarios on the Verilated meshes (docs/net_sim.md):
+// bench/net/net_bench.hpp: the `hpcnet net` scenarios on the Verilated meshes (docs/net_sim.md):
 // zero-load latency per hop, latency against offered load per pattern and router mode,
 // saturation (the load where the average latency reaches twice the zero-load latency, found by
 // sweep and bisection), the ADBR-over-DOR latency reduction between half of DOR's saturation and
@@ -8,12 +8,14 @@
 
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "common/registry.hpp"
+#include "common/table.hpp"
 
 #include "sim/net/net_traffic.hpp"
 #include "sim/net/net_types.hpp"
@@ -25,7 +27,8 @@ struct NetBenchOptions {
   std::string mesh = "8x8";
   std::vector<sim::NetMode> modes;        // empty: adbr, dorvct, dorwh
   std::vector<sim::Pattern> patterns;     // empty: all six
-  std::vector<double> loads;              // latency sweep; empty: a default grid
+  std::vector<double> loads;              // latency sweep and speed runs; empty: a default grid (speed: idle, 0.1, 0.5)
+  unsigned depth = 0;                     // buffer depth (packets) of zeroload, latency, saturation, gain; 0: the model's default
   std::vector<unsigned> bufs;             // buffer sweep; empty: 2 3 4 6
   std::vector<unsigned> gain_bufs;        // gain scenario: ADBR depths against DOR-VCT's default; empty: ADBR's default
   uint64_t warmup = 5000, measure = 20000;
@@ -39,6 +42,7 @@ struct NetBenchOptions {
   unsigned speed_runs = 1;                // speed scenario: runs per point (the goals use the median)
   bool quick = false;                     // CI-sized run
   bool progress = true;                   // one line per simulated point on stderr
+  std::vector<std::string> notes;         // printed before the run (e.g. patterns left out of the default set)
 };
 
 // The modes with a model of this shape, in the order adbr, dorvct, dorwh (a torus: dorvct only).
@@ -52,10 +56,24 @@ struct NetCommand {
   CLI::App* app = nullptr;
   NetBenchOptions opts;
   std::vector<std::string> modes, patterns, scenarios;
+  std::vector<std::string> settings;  // positional key=value settings (net_config.cpp)
+  std::string config;                 // --config FILE (TOML)
+  std::string save_config;            // --save-config FILE
   bool quiet = false;
   bool list_models = false;
-  int run();  // validates, then net_bench(); throws CLI::ValidationError on bad values
+  int run();  // validates (UsageError), then net_bench()
 };
+
+// net_config.cpp: key=value settings applied onto the options (unknown keys: UsageError naming
+// the key); the effective configuration as TOML (printed at the start, --save-config); the
+// option -> scenario applicability checks and the pattern narrowing.
+void apply_settings(NetCommand& c);
+std::string effective_config(const NetCommand& c, const std::set<std::string>& scenarios);
+Table config_table(const std::string& toml);  // key, value (lists comma-separated), given
+std::set<std::string> chosen_scenarios(const NetCommand& c);
+void check_applicability(const NetCommand& c, const std::set<std::string>& scenarios);
+std::vector<sim::Pattern> fitting_patterns(NetCommand& c, const sim::MeshShape& shape, const std::set<std::string>& scenarios);
+std::string no_model_message(const sim::MeshShape& shape);
 Runner add_net_options(CLI::App& app);  // the options of `net` on its subcommand; its runner
 
 }  // namespace hpcnet::bench

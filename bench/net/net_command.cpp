@@ -1,10 +1,15 @@
 // bench/net/net_command.cpp: `hpcnet net`'s options and their checks (the scenarios themselves are in
 // net_bench.cpp).
+#include <algorithm>
+#include <fstream>
+#include <set>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "common/cli.hpp"
+#include "common/report.hpp"
 #include "net/net_bench.hpp"
 #include "sim/net/net_sim.hpp"
 
@@ -15,7 +20,7 @@ namespace {
 using namespace hpcnet::sim;
 
 template <class F>
-CLI::Validator parses(F f, const std::string& what) {
+CLI::Validator checked_by(F f, const std::string& what) {
   return CLI::Validator(
       [f](std::string& s) -> std::string {
         try {
@@ -26,6 +31,15 @@ CLI::Validator parses(F f, const std::string& what) {
         }
       },
       what);
+}
+
+// A comma-separated list: one argument per occurrence (a following key=value stays a setting),
+// split at commas; repeated occurrences add up. Applied to an add_option() so that the docs check
+// (scripts/check_docs.py) sees the option's name. (common/cli.hpp's add_list on main keeps only the
+// last element of "0.1,0.2" with CLI11 2.1: its expected(1) + TakeLast trims the split items to one.)
+CLI::Option* as_list(CLI::Option* o) {
+  o->description(o->get_description() + " (comma-separated)");
+  return o->delimiter(',')->allow_extra_args(false);
 }
 
 }  // namespace
@@ -40,49 +54,67 @@ Runner add_net_options(CLI::App& app) {
   NetBenchOptions& o = c->opts;
   CLI::App* n = &app;
   c->app = n;
-  n->add_option("--scenario", c->scenarios,
-                "scenarios to run, comma-separated: zeroload, latency, saturation, gain, buffers, speed, all (default all)")
-      ->delimiter(',')
-      ->check(CLI::IsMember({"zeroload", "latency", "saturation", "gain", "buffers", "speed", "all"}));
-  n->add_option("--mesh", o.mesh, "mesh or torus of the latency/saturation/buffer scenarios, e.g. 8x8, 4x4x4, 8x8-torus")
-      ->check(parses([](const std::string& s) { MeshShape::parse(s); }, "MESH"));
-  n->add_option("--mode", c->modes, "router modes, comma-separated: adbr, dorvct, dorwh (default: every mode built for --mesh)")
-      ->delimiter(',')
-      ->check(parses([](const std::string& s) { parse_mode(s); }, "MODE"));
-  n->add_option("--pattern", c->patterns,
-                "traffic patterns, comma-separated: uniform, transpose, bitcomp, bitrev, hotspot, neighbor (default all)")
-      ->delimiter(',')
-      ->check(parses([](const std::string& s) { parse_pattern(s); }, "PATTERN"));
-  n->add_option("--loads", o.loads, "offered loads of the latency sweep, flits/node/cycle, comma-separated")
-      ->delimiter(',')
-      ->check(CLI::Range(0.001, 1.0));
-  n->add_option("--buf", o.bufs, "buffer depths (packets) of the buffer sweep, comma-separated (default 2,3,4,6)")
-      ->delimiter(',')
-      ->check(CLI::Range(1u, 64u));
-  n->add_option("--gain-buf", o.gain_bufs,
-                "ADBR buffer depths (packets) of the gain scenario, against DOR-VCT at its default depth, comma-separated "
-                "(default: ADBR's default depth, the one the goal is about)")
-      ->delimiter(',')
-      ->check(CLI::Range(1u, 64u));
-  n->add_option("--warmup", o.warmup, "warm-up cycles per point")->check(CLI::Range(uint64_t{0}, uint64_t{100000000}));
-  n->add_option("--measure", o.measure, "measurement cycles per point")->check(CLI::Range(uint64_t{100}, uint64_t{100000000}));
+  // Which option applies to which scenario: net_config.cpp (rules()); one given where none of
+  // the chosen scenarios uses it is a usage error.
+  as_list(n->add_option("--scenario", c->scenarios, "scenarios to run: zeroload, latency, saturation, gain, buffers, speed, all"))
+      ->check(CLI::IsMember({"zeroload", "latency", "saturation", "gain", "buffers", "speed", "all"}))
+      ->default_str("all");
+  n->add_option("--mesh", o.mesh, "mesh or torus of every scenario but speed, e.g. 8x8, 4x4x4, 8x8-torus")
+      ->check(checked_by([](const std::string& s) { MeshShape::parse(s); }, "MESH"));
+  as_list(n->add_option("--mode", c->modes, "router modes: adbr, dorvct, dorwh"))
+      ->check(checked_by([](const std::string& s) { parse_mode(s); }, "MODE"))
+      ->default_str("every mode built for --mesh");
+  as_list(n->add_option("--pattern", c->patterns, "traffic patterns: uniform, transpose, bitcomp, bitrev, hotspot, neighbor"))
+      ->check(checked_by([](const std::string& s) { parse_pattern(s); }, "PATTERN"))
+      ->default_str("all six that fit --mesh");
+  as_list(n->add_option("--loads", o.loads,
+           "offered loads, flits/node/cycle: the latency sweep's, and the speed runs' (0 = idle inputs, speed only)"))
+      ->check(CLI::Range(0.0, 1.0))
+      ->default_str("latency 0.02,0.05,0.1,...,0.8 (--quick 0.05,0.15,0.3); speed 0,0.1,0.5");
+  n->add_option("--depth", o.depth,
+                "buffer depth (packets) of zeroload, latency, saturation and gain (both routers; --gain-buf sets ADBR's)")
+      ->check(CLI::Range(1u, 64u))
+      ->default_str("each model's default: 2, 3 in 3-D ADBR");
+  as_list(n->add_option("--buf", o.bufs, "buffer depths (packets) of the buffer sweep"))->check(CLI::Range(1u, 64u))->default_str("2,3,4,6 (--quick 2,3)");
+  as_list(n->add_option("--gain-buf", o.gain_bufs,
+           "ADBR buffer depths (packets) of the gain scenario, each against DOR-VCT at its depth"))
+      ->check(CLI::Range(1u, 64u))
+      ->default_str("ADBR's depth (--depth or its default), the one the goal is about");
+  n->add_option("--warmup", o.warmup, "warm-up cycles per point (--quick: 500)")->check(CLI::Range(uint64_t{0}, uint64_t{100000000}));
+  n->add_option("--measure", o.measure, "measurement cycles per point (--quick: 2000)")->check(CLI::Range(uint64_t{100}, uint64_t{100000000}));
   n->add_option("--seed", o.seed, "random seed (same seed, same results)");
-  n->add_option("--hotspot-frac", o.hotspot_frac, "hotspot: share of packets sent to a hotspot node")->check(CLI::Range(0.0, 1.0));
-  n->add_option("--hotspots", o.hotspots, "hotspot nodes, comma-separated ids (default: the centre node)")->delimiter(',');
-  n->add_option("--csv", o.csv, "write every table as CSV: FILE-<scenario>.csv (.csv suffix of FILE dropped)");
-  n->add_option("--plot", o.plot_dir, "write PNG plots (gnuplot) into this folder");
-  n->add_option("--speed-mesh", o.speed_meshes,
-                "meshes of the speed scenario, comma-separated (default 8x8,16x16; ADBR, or DOR-VCT on a torus)")
-      ->delimiter(',')
-      ->check(parses([](const std::string& s) { MeshShape::parse(s); }, "MESH"));
-  n->add_option("--threads", o.speed_threads, "threads of the speed scenario, comma-separated (default 1,2)")
-      ->delimiter(',')
-      ->check(CLI::Range(1u, 64u));
-  n->add_option("--speed-runs", o.speed_runs, "runs per point of the speed scenario; the goals use the median (default 1)")
+  n->add_option("--hotspot-frac", o.hotspot_frac, "hotspot pattern: share of packets sent to a hotspot node")->check(CLI::Range(0.0, 1.0));
+  as_list(n->add_option("--hotspots", o.hotspots, "hotspot pattern: the hotspot nodes' ids"))->default_str("the centre node");
+  n->add_option("--csv", o.csv, "write every table as CSV, one value per cell: FILE-<table>.csv (.csv suffix of FILE dropped)");
+  n->add_option("--plot", o.plot_dir, "write PNG plots (gnuplot) of the latency curves and the buffer sweep into this folder");
+  as_list(n->add_option("--speed-mesh", o.speed_meshes, "meshes of the speed scenario (ADBR, or DOR-VCT on a torus)"))
+      ->check(checked_by([](const std::string& s) { MeshShape::parse(s); }, "MESH"))
+      ->default_str("8x8,16x16");
+  as_list(n->add_option("--threads", o.speed_threads, "threads of the speed scenario"))->check(CLI::Range(1u, 64u))->default_str("1,2");
+  n->add_option("--speed-runs", o.speed_runs, "runs per point of the speed scenario; a goal verdict needs the median of >= 3")
       ->check(CLI::Range(1u, 100u));
   n->add_flag("--quick", o.quick, "CI-sized run: short points, few loads, coarse bisection");
   n->add_flag("--quiet", c->quiet, "no progress lines on stderr");
   n->add_flag("--list-models", c->list_models, "list the built mesh models and exit");
+  n->add_option("--config", c->config,
+                "read settings from this TOML file (keys: the option names without --, lists as arrays; options given "
+                "on the command line and key=value settings win over it)")
+      ->check(CLI::ExistingFile);
+  n->add_option("--save-config", c->save_config, "write the effective configuration to this TOML file (--config reads it back)");
+  n->add_option("settings", c->settings,
+                "key=value settings, after the options: scenario, mesh (or shape), mode, pattern, loads, depth, buf, "
+                "gain-buf, warmup, measure, phases (=warmup/measure), seed, hotspot-frac, hotspots, speed-mesh, threads, "
+                "speed-runs, quick; lists comma-separated");
+  // The config file and key=value settings are applied when parsing ends, so that the banner
+  // and --json show their values; an error there is a usage error (exit 2) like a parse error.
+  n->callback([c] {
+    if (c->list_models) return;
+    try {
+      apply_settings(*c);
+    } catch (const UsageError& e) {
+      throw CLI::ValidationError("hpcnet: usage error", e.what());
+    }
+  });
   return [c] { return c->run(); };
 }
 
@@ -92,29 +124,52 @@ int NetCommand::run() {
       fmt::print("{:28} {} (buffers {}..{} packets)\n", m.spec.model, m.spec.label(), m.spec.min_buf(), m.spec.buf_max);
     return 0;
   }
-  opts.modes.clear();
-  for (const auto& s : modes) opts.modes.push_back(sim::parse_mode(s));
-  opts.patterns.clear();
-  for (const auto& s : patterns) opts.patterns.push_back(sim::parse_pattern(s));
+  const std::set<std::string> scen = chosen_scenarios(*this);
+  check_applicability(*this, scen);
   opts.scenarios = scenarios;
   opts.progress = !quiet;
   if (opts.quick) {
     if (!app->count("--warmup")) opts.warmup = 500;
     if (!app->count("--measure")) opts.measure = 2000;
   }
+  const bool mesh_scen = scen.size() > 1 || !scen.count("speed");
   const sim::MeshShape shape = sim::MeshShape::parse(opts.mesh);
-  for (unsigned h : opts.hotspots)
-    if (h >= shape.nodes())
-      throw CLI::ValidationError("--hotspots", fmt::format("node {} outside the {} mesh (0..{})", h, shape.name(), shape.nodes() - 1));
-  const std::vector<sim::NetMode> ms = opts.modes.empty() ? built_modes(shape) : opts.modes;
-  if (ms.empty())
-    throw CLI::ValidationError("--mesh", fmt::format("no {} model is built (built: {})", shape.name(), sim::net_model_list()));
-  for (sim::NetMode m : ms)
-    if (const std::string why = sim::net_unavailable(shape, m); !why.empty())
-      throw CLI::ValidationError("--mesh/--mode", why);
-  for (unsigned b : opts.gain_bufs)
-    if (const std::string why = sim::net_unavailable(shape, sim::NetMode::adbr, b); !why.empty())
-      throw CLI::ValidationError("--gain-buf", why);
+  opts.modes.clear();
+  opts.patterns.clear();
+  if (mesh_scen) {
+    for (unsigned h : opts.hotspots)
+      if (h >= shape.nodes())
+        throw UsageError("--hotspots", fmt::format("node {} outside the {} (0..{})", h, shape.name(), shape.nodes() - 1));
+    for (const auto& s : modes) opts.modes.push_back(sim::parse_mode(s));
+    const std::vector<sim::NetMode> ms0 = built_modes(shape);
+    const std::vector<sim::NetMode> ms = opts.modes.empty() ? ms0 : opts.modes;
+    if (ms.empty()) throw UsageError("--mesh", no_model_message(shape));
+    for (sim::NetMode m : ms) {
+      if (std::find(ms0.begin(), ms0.end(), m) == ms0.end()) {
+        std::string built;
+        for (sim::NetMode b : ms0) built += (built.empty() ? "" : ", ") + std::string(sim::mode_name(b));
+        throw UsageError("--mode", fmt::format("no {} {} mesh model is built (the modes built for {}: {})", shape.name(),
+                                               sim::mode_name(m), shape.name(), built));
+      }
+      if (const std::string why = sim::net_unavailable(shape, m, opts.depth); !why.empty()) throw UsageError("--depth", why);
+    }
+    opts.modes = ms;
+    for (unsigned b : opts.gain_bufs)
+      if (const std::string why = sim::net_unavailable(shape, sim::NetMode::adbr, b); !why.empty())
+        throw UsageError("--gain-buf", why);
+    opts.patterns = fitting_patterns(*this, shape, scen);
+    if (opts.patterns.empty()) throw UsageError("--mesh", fmt::format("no traffic pattern fits the {}", shape.name()));
+  }
+  const std::string cfg = effective_config(*this, scen);
+  fmt::print("{}", cfg);
+  record_table("configuration", config_table(cfg));  // --json: the effective values, defaults included
+  if (!save_config.empty()) {
+    prepare_output("--save-config", save_config, OutKind::file);
+    std::ofstream f(save_config);
+    f << cfg;
+    if (!f) throw UsageError("--save-config", "cannot write '" + save_config + "'");
+    fmt::print("configuration written to {}\n", save_config);
+  }
   return net_bench(opts);
 }
 
