@@ -102,7 +102,8 @@ std::string write_plot(const std::string& dir, const std::string& name, const Pl
                    quoted(spec.title), quoted(spec.xlabel), quoted(spec.ylabel));
   if (spec.logx) f << "set logscale x 2\n";
   if (spec.logy) f << "set logscale y\n";
-  if (spec.y_from_zero && !spec.logy) f << "set yrange [0:*]\n";
+  if (!spec.logy && (spec.y_from_zero || spec.y_max > 0))
+    f << "set yrange [" << (spec.y_from_zero ? "0" : "*") << ":" << (spec.y_max > 0 ? fmt::format("{:.6g}", spec.y_max) : "*") << "]\n";
   if (!spec.xtics.empty()) {
     f << "set xtics (";
     for (size_t i = 0; i < spec.xtics.size(); ++i) f << (i ? ", " : "") << spec.xtics[i];

@@ -29,6 +29,7 @@ struct PlotSpec {
   bool logx = false, logy = false;
   std::vector<PlotSeries> series;
   bool y_from_zero = false;        // the y axis starts at 0 (ratios, shares, bars)
+  double y_max = 0;                // > 0: the y axis ends here (e.g. a latency curve cut past saturation)
   std::vector<double> xtics;       // x tics at these values (empty: gnuplot's)
   std::vector<PlotLine> lines;
   // Bars: not empty = a clustered bar chart, one group per category, one bar per series; the

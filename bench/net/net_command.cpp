@@ -15,34 +15,7 @@
 
 namespace hpcnet::bench {
 
-namespace {
-
 using namespace hpcnet::sim;
-
-template <class F>
-CLI::Validator checked_by(F f, const std::string& what) {
-  return CLI::Validator(
-      [f](std::string& s) -> std::string {
-        try {
-          f(s);
-          return {};
-        } catch (const std::exception& e) {
-          return e.what();
-        }
-      },
-      what);
-}
-
-// A comma-separated list: one argument per occurrence (a following key=value stays a setting),
-// split at commas; repeated occurrences add up. Applied to an add_option() so that the docs check
-// (scripts/check_docs.py) sees the option's name. (common/cli.hpp's add_list on main keeps only the
-// last element of "0.1,0.2" with CLI11 2.1: its expected(1) + TakeLast trims the split items to one.)
-CLI::Option* as_list(CLI::Option* o) {
-  o->description(o->get_description() + " (comma-separated)");
-  return o->delimiter(',')->allow_extra_args(false);
-}
-
-}  // namespace
 
 void add_net_commands(Registry& reg) {
   reg.add("net", "bubble-flow router meshes: latency vs load, saturation, ADBR vs DOR, buffer sweep, speed (docs/net_sim.md)",
@@ -56,41 +29,41 @@ Runner add_net_options(CLI::App& app) {
   c->app = n;
   // Which option applies to which scenario: net_config.cpp (rules()); one given where none of
   // the chosen scenarios uses it is a usage error.
-  as_list(n->add_option("--scenario", c->scenarios, "scenarios to run: zeroload, latency, saturation, gain, buffers, speed, all"))
+  add_list(*n, "--scenario", c->scenarios, "scenarios to run: zeroload, latency, saturation, gain, buffers, speed, all")
       ->check(CLI::IsMember({"zeroload", "latency", "saturation", "gain", "buffers", "speed", "all"}))
       ->default_str("all");
   n->add_option("--mesh", o.mesh, "mesh or torus of every scenario but speed, e.g. 8x8, 4x4x4, 8x8-torus")
-      ->check(checked_by([](const std::string& s) { MeshShape::parse(s); }, "MESH"));
-  as_list(n->add_option("--mode", c->modes, "router modes: adbr, dorvct, dorwh"))
-      ->check(checked_by([](const std::string& s) { parse_mode(s); }, "MODE"))
+      ->check(parses([](const std::string& s) { MeshShape::parse(s); }, "MESH"));
+  add_list(*n, "--mode", c->modes, "router modes: adbr, dorvct, dorwh")
+      ->check(parses([](const std::string& s) { parse_mode(s); }, "MODE"))
       ->default_str("every mode built for --mesh");
-  as_list(n->add_option("--pattern", c->patterns, "traffic patterns: uniform, transpose, bitcomp, bitrev, hotspot, neighbor"))
-      ->check(checked_by([](const std::string& s) { parse_pattern(s); }, "PATTERN"))
+  add_list(*n, "--pattern", c->patterns, "traffic patterns: uniform, transpose, bitcomp, bitrev, hotspot, neighbor")
+      ->check(parses([](const std::string& s) { parse_pattern(s); }, "PATTERN"))
       ->default_str("all six that fit --mesh");
-  as_list(n->add_option("--loads", o.loads,
-           "offered loads, flits/node/cycle: the latency sweep's, and the speed runs' (0 = idle inputs, speed only)"))
+  add_list(*n, "--loads", o.loads,
+           "offered loads, flits/node/cycle: the latency sweep's, and the speed runs' (0 = idle inputs, speed only)")
       ->check(CLI::Range(0.0, 1.0))
       ->default_str("latency 0.02,0.05,0.1,...,0.8 (--quick 0.05,0.15,0.3); speed 0,0.1,0.5");
   n->add_option("--depth", o.depth,
                 "buffer depth (packets) of zeroload, latency, saturation and gain (both routers; --gain-buf sets ADBR's)")
       ->check(CLI::Range(1u, 64u))
       ->default_str("each model's default: 2, 3 in 3-D ADBR");
-  as_list(n->add_option("--buf", o.bufs, "buffer depths (packets) of the buffer sweep"))->check(CLI::Range(1u, 64u))->default_str("2,3,4,6 (--quick 2,3)");
-  as_list(n->add_option("--gain-buf", o.gain_bufs,
-           "ADBR buffer depths (packets) of the gain scenario, each against DOR-VCT at its depth"))
+  add_list(*n, "--buf", o.bufs, "buffer depths (packets) of the buffer sweep")->check(CLI::Range(1u, 64u))->default_str("2,3,4,6 (--quick 2,3)");
+  add_list(*n, "--gain-buf", o.gain_bufs,
+           "ADBR buffer depths (packets) of the gain scenario, each against DOR-VCT at its depth")
       ->check(CLI::Range(1u, 64u))
       ->default_str("ADBR's depth (--depth or its default), the one the goal is about");
   n->add_option("--warmup", o.warmup, "warm-up cycles per point (--quick: 500)")->check(CLI::Range(uint64_t{0}, uint64_t{100000000}));
   n->add_option("--measure", o.measure, "measurement cycles per point (--quick: 2000)")->check(CLI::Range(uint64_t{100}, uint64_t{100000000}));
   n->add_option("--seed", o.seed, "random seed (same seed, same results)");
   n->add_option("--hotspot-frac", o.hotspot_frac, "hotspot pattern: share of packets sent to a hotspot node")->check(CLI::Range(0.0, 1.0));
-  as_list(n->add_option("--hotspots", o.hotspots, "hotspot pattern: the hotspot nodes' ids"))->default_str("the centre node");
+  add_list(*n, "--hotspots", o.hotspots, "hotspot pattern: the hotspot nodes' ids")->default_str("the centre node");
   n->add_option("--csv", o.csv, "write every table as CSV, one value per cell: FILE-<table>.csv (.csv suffix of FILE dropped)");
   n->add_option("--plot", o.plot_dir, "write PNG plots (gnuplot) of the latency curves and the buffer sweep into this folder");
-  as_list(n->add_option("--speed-mesh", o.speed_meshes, "meshes of the speed scenario (ADBR, or DOR-VCT on a torus)"))
-      ->check(checked_by([](const std::string& s) { MeshShape::parse(s); }, "MESH"))
+  add_list(*n, "--speed-mesh", o.speed_meshes, "meshes of the speed scenario (ADBR, or DOR-VCT on a torus)")
+      ->check(parses([](const std::string& s) { MeshShape::parse(s); }, "MESH"))
       ->default_str("8x8,16x16");
-  as_list(n->add_option("--threads", o.speed_threads, "threads of the speed scenario"))->check(CLI::Range(1u, 64u))->default_str("1,2");
+  add_list(*n, "--threads", o.speed_threads, "threads of the speed scenario")->check(CLI::Range(1u, 64u))->default_str("1,2");
   n->add_option("--speed-runs", o.speed_runs, "runs per point of the speed scenario; a goal verdict needs the median of >= 3")
       ->check(CLI::Range(1u, 100u));
   n->add_flag("--quick", o.quick, "CI-sized run: short points, few loads, coarse bisection");

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "common/plot.hpp"
 #include "common/report.hpp"
 #include "net/net_bench_impl.hpp"
 
@@ -75,105 +76,64 @@ void Bench::write_csvs() {
   }
 }
 
-namespace {
-
-std::string gnuplot_terminal() {
-  if (std::system("gnuplot -e 'set terminal pngcairo' >/dev/null 2>&1") == 0) return "pngcairo";
-  if (std::system("gnuplot -e 'set terminal png' >/dev/null 2>&1") == 0) return "png";
-  throw std::runtime_error("--plot needs gnuplot with the pngcairo or png terminal (apt-get install gnuplot-nox)");
-}
-
-}  // namespace
-
 // latency_<pattern>.png: latency against offered load, one line per mode, stable points only
 // (the curves run past each mode's saturation), y from 0, cut at 6 x zero-load; buffers_<mode>.png:
-// saturation load against buffer depth, one line per pattern, y from 0. Titles are printed as
-// written (noenhanced: no underscores as subscripts).
+// saturation load against buffer depth, one line per pattern, y from 0 (bench/common/plot).
 void Bench::plots() {
-  const fs::path dir = o_.plot_dir;
-  const std::string term = gnuplot_terminal();
-  std::string script = fmt::format(
-      "set terminal {} size 800,560\nset termoption noenhanced\nset datafile missing '?'\nset grid\nset key top left\n", term);
-  int n = 0;
+  std::vector<Plot> out;
   for (Pattern p : patterns_) {
-    std::set<double> loads;
+    PlotSpec spec;
+    spec.title = fmt::format("{}, {} traffic: latency against offered load", network_name(shape_), pattern_name(p));
+    spec.xlabel = "offered load (flits/node/cycle)";
+    spec.ylabel = "average latency (cycles)";
+    spec.y_from_zero = true;
+    double ymax = 0, l0 = 1e9;
     for (NetMode m : modes_) {
       auto it = curves_.find({p, m});
-      if (it != curves_.end())
-        for (const Point& pt : it->second) loads.insert(pt.load);
-    }
-    if (loads.empty()) continue;
-    const fs::path dat = dir / fmt::format("latency_{}.dat", pattern_name(p));
-    std::ofstream f(dat);
-    f << "# offered";
-    for (NetMode m : modes_) f << " " << mode_name(m);
-    f << "\n";
-    double ymax = 0;
-    for (double l : loads) {
-      f << l;
-      for (NetMode m : modes_) {
-        const Point* q = nullptr;
-        auto it = curves_.find({p, m});
-        if (it != curves_.end())
-          for (const Point& pt : it->second)
-            if (pt.load == l && pt.s.stable) q = &pt;
-        if (q) ymax = std::max(ymax, q->lat());
-        f << " " << (q ? fmt::format("{:.3f}", q->lat()) : "?");
-      }
-      f << "\n";
-    }
-    double l0 = 1e9;
-    for (NetMode m : modes_)
+      if (it == curves_.end()) continue;
+      PlotSeries s{mode_name(m), {}};
+      for (const Point& pt : it->second)
+        if (pt.s.stable) {
+          s.points.emplace_back(pt.load, pt.lat());
+          ymax = std::max(ymax, pt.lat());
+        }
+      spec.series.push_back(std::move(s));
       if (zl_.count({p, m, default_buf(m)})) l0 = std::min(l0, zl_.at({p, m, default_buf(m)}).lat());
-    const double ycap = l0 < 1e9 ? std::min(ymax, 6 * l0) * 1.05 : ymax * 1.05;
-    script += fmt::format(
-        "set output '{}'\nset title '{}, {} traffic: latency against offered load' noenhanced\n"
-        "set xlabel 'offered load (flits/node/cycle)'\nset ylabel 'average latency (cycles)'\nset yrange [0:{:.1f}]\n"
-        "plot ",
-        (dir / fmt::format("latency_{}.png", pattern_name(p))).string(), network_name(shape_), pattern_name(p), ycap);
-    for (size_t i = 0; i < modes_.size(); ++i)
-      script += fmt::format("{}'{}' using 1:{} with linespoints lw 2 title '{}' noenhanced", i ? ", " : "", dat.string(), i + 2,
-                            mode_name(modes_[i]));
-    script += "\n";
-    ++n;
+    }
+    if (spec.series.empty()) continue;
+    spec.y_max = (l0 < 1e9 ? std::min(ymax, 6 * l0) : ymax) * 1.05;
+    out.push_back({fmt::format("latency_{}", pattern_name(p)), std::move(spec)});
   }
   // Buffer sweep: saturation load against buffer depth, one line per pattern, per mode.
   for (NetMode m : {NetMode::adbr, NetMode::dor_vct}) {
-    std::map<unsigned, std::map<Pattern, double>> rows;
+    std::map<Pattern, PlotSeries> lines;
+    std::set<unsigned> depths;
     for (auto& [k, s] : sat_)
-      if (std::get<1>(k) == m && std::find(bufs_.begin(), bufs_.end(), std::get<2>(k)) != bufs_.end() && want_.count("buffers"))
-        rows[std::get<2>(k)][std::get<0>(k)] = s.load;
-    if (rows.size() < 2) continue;
-    const fs::path dat = dir / fmt::format("buffers_{}.dat", mode_name(m));
-    std::ofstream f(dat);
-    f << "# buf";
-    for (Pattern p : patterns_) f << " " << pattern_name(p);
-    f << "\n";
-    for (auto& [b, r] : rows) {
-      f << b;
-      for (Pattern p : patterns_) f << " " << (r.count(p) ? fmt::format("{:.4f}", r[p]) : "?");
-      f << "\n";
-    }
-    script += fmt::format(
-        "set output '{}'\nset title '{}, {}: saturation load against buffer depth' noenhanced\n"
-        "set xlabel 'input buffer depth (packets)'\nset ylabel 'saturation load (flits/node/cycle)'\nset yrange [0:*]\n"
-        "set xtics 1\nplot ",
-        (dir / fmt::format("buffers_{}.png", mode_name(m))).string(), network_name(shape_), mode_name(m));
-    for (size_t i = 0; i < patterns_.size(); ++i)
-      script += fmt::format("{}'{}' using 1:{} with linespoints lw 2 title '{}' noenhanced", i ? ", " : "", dat.string(), i + 2,
-                            pattern_name(patterns_[i]));
-    script += "\nunset xtics\nset xtics\n";
-    ++n;
+      if (std::get<1>(k) == m && std::find(bufs_.begin(), bufs_.end(), std::get<2>(k)) != bufs_.end() && want_.count("buffers")) {
+        lines[std::get<0>(k)].points.emplace_back(std::get<2>(k), s.load);
+        depths.insert(std::get<2>(k));
+      }
+    if (depths.size() < 2) continue;
+    PlotSpec spec;
+    spec.title = fmt::format("{}, {}: saturation load against buffer depth", network_name(shape_), mode_name(m));
+    spec.xlabel = "input buffer depth (packets)";
+    spec.ylabel = "saturation load (flits/node/cycle)";
+    spec.y_from_zero = true;
+    spec.xtics.assign(depths.begin(), depths.end());
+    for (Pattern p : patterns_)
+      if (lines.count(p)) {
+        PlotSeries s = std::move(lines[p]);
+        s.title = pattern_name(p);
+        std::sort(s.points.begin(), s.points.end());
+        spec.series.push_back(std::move(s));
+      }
+    out.push_back({fmt::format("buffers_{}", mode_name(m)), std::move(spec)});
   }
-  if (!n) {  // the command refuses --plot without latency or buffers; a buffer sweep of one depth draws no line
+  if (out.empty()) {  // the command refuses --plot without latency or buffers; a buffer sweep of one depth draws no line
     fmt::print("no plots: a buffer sweep needs two depths to draw a line\n");
     return;
   }
-  const fs::path gp = dir / "plots.gp";
-  std::ofstream(gp) << script;
-  const std::string cmd = fmt::format("gnuplot '{}' 2>&1", gp.string());
-  if (std::system(cmd.c_str()) != 0) throw std::runtime_error("gnuplot failed on " + gp.string());
-  fmt::print("{} plots written to {} (gnuplot script {})\n", n, dir.string(), gp.string());
+  write_plots(o_.plot_dir, out);
 }
 
 }  // namespace hpcnet::bench::netb

@@ -1,66 +1,41 @@
 # bench/net/tests.cmake (included from bench/CMakeLists.txt when the router block is built): the
 # user surface of `hpcnet net` (docs/net_sim.md#hpcnet-net): exact exit codes (0 ok, 2 usage
-# error) and messages through cli_expect.sh; small meshes and --quick so that each takes seconds.
-set(_net_expect sh ${CMAKE_CURRENT_SOURCE_DIR}/net/cli_expect.sh)
+# error) and messages through scripts/cli_expect.sh; small meshes and --quick so that each takes seconds.
+set(_net_expect sh ${PROJECT_SOURCE_DIR}/scripts/cli_expect.sh)
 set(_net $<TARGET_FILE:hpcnet> net)
 set(_net_out ${CMAKE_CURRENT_BINARY_DIR}/net_cli)
 file(MAKE_DIRECTORY ${_net_out})
 
 # An option that none of the chosen scenarios uses is an error naming where it applies.
-add_test(NAME cli.net_buf_only_buffers COMMAND ${_net_expect} 2
-         -e "--buf: does not apply to the scenario run \\(latency\\); it applies to buffers; the other scenarios take one depth: --depth"
-         -- ${_net} --scenario latency --buf 4)
-add_test(NAME cli.net_gain_buf_only_gain COMMAND ${_net_expect} 2
-         -e "--gain-buf: does not apply to the scenario run \\(saturation\\); it applies to gain" -- ${_net} --scenario saturation --gain-buf 3)
-add_test(NAME cli.net_speed_options_only_speed COMMAND ${_net_expect} 2
-         -e "--speed-runs: does not apply to the scenarios run \\(zeroload, latency\\); it applies to speed"
-         -- ${_net} --scenario zeroload,latency --speed-runs 3)
-add_test(NAME cli.net_threads_only_speed COMMAND ${_net_expect} 2
-         -e "--threads: does not apply to the scenario run \\(gain\\); it applies to speed" -- ${_net} --scenario gain --threads 2)
-add_test(NAME cli.net_loads_no_sweep COMMAND ${_net_expect} 2
-         -e "--loads: does not apply to the scenario run \\(saturation\\); it applies to latency, speed" -- ${_net} --scenario saturation --loads 0.1)
-add_test(NAME cli.net_hotspots_without_hotspot COMMAND ${_net_expect} 2
-         -e "--hotspot-frac: applies only with the hotspot pattern" -- ${_net} --scenario zeroload --pattern uniform --hotspot-frac 0.2)
-add_test(NAME cli.net_plot_needs_curves COMMAND ${_net_expect} 2
-         -e "--plot: does not apply to the scenario run \\(zeroload\\); it applies to latency, buffers" -- ${_net} --scenario zeroload --plot ${_net_out}/p0)
-add_test(NAME cli.net_speed_no_mesh_options COMMAND ${_net_expect} 2
-         -e "--pattern: does not apply to the scenario run \\(speed\\); .*speed runs uniform traffic" -- ${_net} --scenario speed --pattern transpose)
-add_test(NAME cli.net_idle_load_only_speed COMMAND ${_net_expect} 2
-         -e "--loads: 0 \\(idle inputs\\) applies only to the speed scenario" -- ${_net} --scenario latency --loads 0,0.1)
-add_test(NAME cli.net_gain_needs_both_modes COMMAND ${_net_expect} 2
-         -e "--mode: the gain scenario compares adbr with dorvct" -- ${_net} --scenario gain --mode adbr)
-add_test(NAME cli.net_depth_below_minimum COMMAND ${_net_expect} 2
-         -e "--depth: 4x4 adbr b1: buffer depth 1 packets below the DBFC minimum 2" -- ${_net} --scenario zeroload --mesh 4x4 --mode adbr --depth 1)
+add_test(NAME cli.net_buf_only_buffers COMMAND ${_net_expect} 2 "--buf: does not apply to the scenario run \\(latency\\); it applies to buffers; the other scenarios take one depth: --depth" -- ${_net} --scenario latency --buf 4)
+add_test(NAME cli.net_gain_buf_only_gain COMMAND ${_net_expect} 2 "--gain-buf: does not apply to the scenario run \\(saturation\\); it applies to gain" -- ${_net} --scenario saturation --gain-buf 3)
+add_test(NAME cli.net_speed_options_only_speed COMMAND ${_net_expect} 2 "--speed-runs: does not apply to the scenarios run \\(zeroload, latency\\); it applies to speed" -- ${_net} --scenario zeroload,latency --speed-runs 3)
+add_test(NAME cli.net_threads_only_speed COMMAND ${_net_expect} 2 "--threads: does not apply to the scenario run \\(gain\\); it applies to speed" -- ${_net} --scenario gain --threads 2)
+add_test(NAME cli.net_loads_no_sweep COMMAND ${_net_expect} 2 "--loads: does not apply to the scenario run \\(saturation\\); it applies to latency, speed" -- ${_net} --scenario saturation --loads 0.1)
+add_test(NAME cli.net_hotspots_without_hotspot COMMAND ${_net_expect} 2 "--hotspot-frac: applies only with the hotspot pattern" -- ${_net} --scenario zeroload --pattern uniform --hotspot-frac 0.2)
+add_test(NAME cli.net_plot_needs_curves COMMAND ${_net_expect} 2 "--plot: does not apply to the scenario run \\(zeroload\\); it applies to latency, buffers" -- ${_net} --scenario zeroload --plot ${_net_out}/p0)
+add_test(NAME cli.net_speed_no_mesh_options COMMAND ${_net_expect} 2 "--pattern: does not apply to the scenario run \\(speed\\); .*speed runs uniform traffic" -- ${_net} --scenario speed --pattern transpose)
+add_test(NAME cli.net_idle_load_only_speed COMMAND ${_net_expect} 2 "--loads: 0 \\(idle inputs\\) applies only to the speed scenario" -- ${_net} --scenario latency --loads 0,0.1)
+add_test(NAME cli.net_gain_needs_both_modes COMMAND ${_net_expect} 2 "--mode: the gain scenario compares adbr with dorvct" -- ${_net} --scenario gain --mode adbr)
+add_test(NAME cli.net_depth_below_minimum COMMAND ${_net_expect} 2 "--depth: 4x4 adbr b1: buffer depth 1 packets below the DBFC minimum 2" -- ${_net} --scenario zeroload --mesh 4x4 --mode adbr --depth 1)
 # --depth sets the buffers of the non-sweep scenarios
-add_test(NAME cli.net_depth COMMAND ${_net_expect} 0 -e "^adbr +3 +uniform +" -e "^depth = 3$"
-         -- ${_net} --scenario zeroload --mesh 4x4 --mode adbr --pattern uniform --depth 3 --quick --quiet)
+add_test(NAME cli.net_depth COMMAND ${_net_expect} 0 "^adbr +3 +uniform +" --has "^depth = 3$" -- ${_net} --scenario zeroload --mesh 4x4 --mode adbr --pattern uniform --depth 3 --quick --quiet)
 
 # Patterns and shapes: the default set narrowed to what fits, an explicit misfit refused; a mesh
 # or mode without a model names what exists.
-add_test(NAME cli.net_patterns_narrowed COMMAND ${_net_expect} 0
-         -e "note: 1 of the default patterns does not fit the 2x4-torus, left out: transpose is not defined"
-         -e "^dorvct +2 +bitrev " -n "^dorvct +2 +transpose "
-         -- ${_net} --mesh 2x4-torus --scenario zeroload --quick --quiet)
-add_test(NAME cli.net_pattern_misfit COMMAND ${_net_expect} 2
-         -e "--pattern: transpose is not defined on a 2x4-torus mesh" -- ${_net} --mesh 2x4-torus --scenario zeroload --pattern transpose)
-add_test(NAME cli.net_no_model COMMAND ${_net_expect} 2
-         -e "--mesh: no 5x5 model is built; the shapes built: 2x2 \\(adbr dorvct dorwh\\), 4x4 .*rtl/router/models.cmake"
-         -- ${_net} --mesh 5x5 --scenario zeroload)
-add_test(NAME cli.net_mode_not_built COMMAND ${_net_expect} 2
-         -e "--mode: no 8x8-torus adbr mesh model is built \\(the modes built for 8x8-torus: dorvct\\)" -- ${_net} --mesh 8x8-torus --mode adbr)
+add_test(NAME cli.net_patterns_narrowed COMMAND ${_net_expect} 0 "note: 1 of the default patterns does not fit the 2x4-torus, left out: transpose is not defined" --has "^dorvct +2 +bitrev " --no "^dorvct +2 +transpose " -- ${_net} --mesh 2x4-torus --scenario zeroload --quick --quiet)
+add_test(NAME cli.net_pattern_misfit COMMAND ${_net_expect} 2 "--pattern: transpose is not defined on a 2x4-torus mesh" -- ${_net} --mesh 2x4-torus --scenario zeroload --pattern transpose)
+add_test(NAME cli.net_no_model COMMAND ${_net_expect} 2 "--mesh: no 5x5 model is built; the shapes built: 2x2 \\(adbr dorvct dorwh\\), 4x4 .*rtl/router/models.cmake" -- ${_net} --mesh 5x5 --scenario zeroload)
+add_test(NAME cli.net_mode_not_built COMMAND ${_net_expect} 2 "--mode: no 8x8-torus adbr mesh model is built \\(the modes built for 8x8-torus: dorvct\\)" -- ${_net} --mesh 8x8-torus --mode adbr)
 
 # Settings: key=value, the config file, the effective configuration and --save-config.
-add_test(NAME cli.net_unknown_key COMMAND ${_net_expect} 2 -e "usage error: foo=3: unknown key 'foo'; the keys: scenario, mesh" -- ${_net} --scenario zeroload foo=3)
-add_test(NAME cli.net_bad_setting_value COMMAND ${_net_expect} 2 -e "usage error: seed=x: " -- ${_net} --scenario zeroload seed=x)
-add_test(NAME cli.net_list_not_spaces COMMAND ${_net_expect} 2 -e "usage error: 0.2: a setting is key=value" -- ${_net} --scenario latency --loads 0.1 0.2)
-add_test(NAME cli.net_settings COMMAND ${_net_expect} 0 -e "net: seed 7$" -e "^mesh = \"4x4\"$" -e "^warmup = 300$" -e "^measure = 1000$"
-         -e "^uniform +adbr +0.100 " -e "^uniform +adbr +0.200 " -e "^3 simulation runs"
-         -- ${_net} --scenario latency --quiet shape=4x4 mode=adbr pattern=uniform loads=0.1,0.2 seed=7 phases=300/1000)
-add_test(NAME cli.net_config_example COMMAND ${_net_expect} 0 -e "^mode = \\[\"adbr\", \"dorvct\"\\]$" -e "^pattern = \\[\"transpose\"\\]$"
-         -e "^mesh = \"4x4\"$" -e "^transpose +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +0.333 +1.000$"
-         -- ${_net} --config ${CMAKE_CURRENT_SOURCE_DIR}/net/examples/transpose.toml --quiet mesh=4x4 phases=300/1000)
-add_test(NAME cli.net_config_unknown_key COMMAND sh -c "printf 'seed = 3\\nbogus = 1\\n' > '${_net_out}/bogus.toml'; \"$0\" 2 -e \"usage error: .*bogus.toml: bogus: unknown key 'bogus'\" -- \"$1\" net --config '${_net_out}/bogus.toml'"
-         ${CMAKE_CURRENT_SOURCE_DIR}/net/cli_expect.sh $<TARGET_FILE:hpcnet>)
+add_test(NAME cli.net_unknown_key COMMAND ${_net_expect} 2 "usage error: foo=3: unknown key 'foo'; the keys: scenario, mesh" -- ${_net} --scenario zeroload foo=3)
+add_test(NAME cli.net_bad_setting_value COMMAND ${_net_expect} 2 "usage error: seed=x: " -- ${_net} --scenario zeroload seed=x)
+add_test(NAME cli.net_list_not_spaces COMMAND ${_net_expect} 2 "usage error: 0.2: a setting is key=value" -- ${_net} --scenario latency --loads 0.1 0.2)
+add_test(NAME cli.net_settings COMMAND ${_net_expect} 0 "net: seed 7$" --has "^mesh = \"4x4\"$" --has "^warmup = 300$" --has "^measure = 1000$" --has "^uniform +adbr +0.100 " --has "^uniform +adbr +0.200 " --has "^3 simulation runs" -- ${_net} --scenario latency --quiet shape=4x4 mode=adbr pattern=uniform loads=0.1,0.2 seed=7 phases=300/1000)
+add_test(NAME cli.net_config_example COMMAND ${_net_expect} 0 "^mode = \\[\"adbr\", \"dorvct\"\\]$" --has "^pattern = \\[\"transpose\"\\]$" --has "^mesh = \"4x4\"$" --has "^transpose +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +0.333 +1.000$" -- ${_net} --config ${CMAKE_CURRENT_SOURCE_DIR}/net/examples/transpose.toml --quiet mesh=4x4 phases=300/1000)
+add_test(NAME cli.net_config_unknown_key COMMAND sh -c "printf 'seed = 3\\nbogus = 1\\n' > '${_net_out}/bogus.toml'; sh \"$0\" 2 \"usage error: .*bogus.toml: bogus: unknown key 'bogus'\" -- \"$1\" net --config '${_net_out}/bogus.toml'"
+         ${PROJECT_SOURCE_DIR}/scripts/cli_expect.sh $<TARGET_FILE:hpcnet>)
 # a saved configuration reproduces the run: the same CSV
 add_test(NAME cli.net_save_config COMMAND sh -c "set -e; \"$0\" net --scenario latency,zeroload --quiet --quick mesh=4x4 mode=dorvct pattern=bitcomp,neighbor loads=0.2,0.4 seed=3 --save-config '${_net_out}/saved.toml' --csv '${_net_out}/a.csv'; \"$0\" net --config '${_net_out}/saved.toml' --quiet --csv '${_net_out}/b.csv'; cmp '${_net_out}/a-latency.csv' '${_net_out}/b-latency.csv'; cmp '${_net_out}/a-zeroload.csv' '${_net_out}/b-zeroload.csv'; grep -q 'loads = \\[0.2, 0.4\\]' '${_net_out}/saved.toml'"
          $<TARGET_FILE:hpcnet>)
@@ -69,18 +44,12 @@ add_test(NAME cli.net_save_config COMMAND sh -c "set -e; \"$0\" net --scenario l
 # cell), --json's named tables, plots past saturation with titles as written, progress with an estimate.
 add_test(NAME cli.net_tidy_csv COMMAND sh -c "set -e; \"$0\" net --scenario latency,saturation --quiet --quick --mesh 4x4 --mode adbr,dorvct --pattern transpose --loads 0.1,0.3 --csv '${_net_out}/t.csv' --json '${_net_out}/t.json'; head -1 '${_net_out}/t-latency.csv' | grep -qx 'mesh,mode,pattern,offered_load_flits_per_node_cycle,buffer_depth_pkts,packet_flits,seed,warmup_cycles,measure_cycles,accepted_flits_per_node_cycle,latency_cycles,net_latency_cycles,p99_latency_cycles,avg_hops,max_source_queue_pkts,stable,added_point'; ! grep -q '[%(]' '${_net_out}/t-latency.csv' '${_net_out}/t-saturation.csv'; grep -q '^4x4,dorvct,transpose,,2,5,1,500,2000,' '${_net_out}/t-saturation.csv'; grep -q '\"saturation\": \\[' '${_net_out}/t.json'; grep -q '\"configuration\": \\[' '${_net_out}/t.json'"
          $<TARGET_FILE:hpcnet>)
-add_test(NAME cli.net_curves_past_saturation COMMAND sh -c "set -e; \"$0\" net --scenario latency --quiet --quick --mesh 4x4 --mode adbr --pattern transpose --plot '${_net_out}/plots' | grep -Eq '^transpose +adbr +0.[0-9]+ [+] '; grep -q 'noenhanced' '${_net_out}/plots/plots.gp'; test -s '${_net_out}/plots/latency_transpose.png'"
+add_test(NAME cli.net_curves_past_saturation COMMAND sh -c "set -e; \"$0\" net --scenario latency --quiet --quick --mesh 4x4 --mode adbr --pattern transpose --plot '${_net_out}/plots' | grep -Eq '^transpose +adbr +0.[0-9]+ [+] '; grep -q 'noenhanced' '${_net_out}/plots/latency_transpose.gp'; test -s '${_net_out}/plots/latency_transpose.png'"
          $<TARGET_FILE:hpcnet>)
-add_test(NAME cli.net_progress COMMAND ${_net_expect} 0 -e "^\\[net 1/~6\\] 4x4 adbr b2 +uniform +load 0.010" -e "^\\[net 6/~6\\]"
-         -- ${_net} --scenario zeroload --mesh 4x4 --mode adbr --quick)
+add_test(NAME cli.net_progress COMMAND ${_net_expect} 0 "^\\[net 1/~6\\] 4x4 adbr b2 +uniform +load 0.010" --has "^\\[net 6/~6\\]" -- ${_net} --scenario zeroload --mesh 4x4 --mode adbr --quick)
 # a one-load latency run adds no zero-load run
-add_test(NAME cli.net_one_load COMMAND ${_net_expect} 0 -e "^1 simulation runs" -n "zero-load runs"
-         -- ${_net} --scenario latency --mesh 4x4 --mode adbr --pattern uniform --loads 0.2 --quick --quiet)
+add_test(NAME cli.net_one_load COMMAND ${_net_expect} 0 "^1 simulation runs" --no "zero-load runs" -- ${_net} --scenario latency --mesh 4x4 --mode adbr --pattern uniform --loads 0.2 --quick --quiet)
 # a saturation above its routing's ideal throughput is flagged (8x8 hotspot with --quick's short runs)
-add_test(NAME cli.net_above_bound COMMAND ${_net_expect} 0 -e "^hotspot +0.[0-9]+ \\(> bound!\\) " -e "note: hotspot adbr: saturation 0.[0-9]+ is above the ideal throughput of its routing \\(0.139, ideal any\\)"
-         -- ${_net} --scenario saturation --quick --quiet --mode adbr --pattern hotspot)
+add_test(NAME cli.net_above_bound COMMAND ${_net_expect} 0 "^hotspot +0.[0-9]+ \\(> bound!\\) " --has "note: hotspot adbr: saturation 0.[0-9]+ is above the ideal throughput of its routing \\(0.139, ideal any\\)" -- ${_net} --scenario saturation --quick --quiet --mode adbr --pattern hotspot)
 # speed: its own header, --loads, the cycles/s it prints, no verdict from one run
-add_test(NAME cli.net_speed_surface COMMAND ${_net_expect} 0 -e "^loads = \\[0.1\\]$" -e "^\\[net 1/~1\\] speed 8x8, 1 thread, load 0.10, run 1: [0-9]+ cycles/cpu-s"
-         -e "^simulation speed 8x8 at load 0.1, 1 thread, cycles/cpu-s +[0-9]+ +>= 180000 +\\(no verdict: 1 run\\)$"
-         -e "note: one run per point: figures only" -n "^(# )?(pattern|mode|mesh) =" -n " (MISSED|met)$"
-         -- ${_net} --scenario speed --quick --speed-mesh 8x8 --threads 1 --loads 0.1)
+add_test(NAME cli.net_speed_surface COMMAND ${_net_expect} 0 "^loads = \\[0.1\\]$" --has "^\\[net 1/~1\\] speed 8x8, 1 thread, load 0.10, run 1: [0-9]+ cycles/cpu-s" --has "^simulation speed 8x8 at load 0.1, 1 thread, cycles/cpu-s +[0-9]+ +>= 180000 +\\(no verdict: 1 run\\)$" --has "note: one run per point: figures only" --no "^(# )?(pattern|mode|mesh) =" --no " (MISSED|met)$" -- ${_net} --scenario speed --quick --speed-mesh 8x8 --threads 1 --loads 0.1)
