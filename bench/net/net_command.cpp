@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "net/net_bench.hpp"
+#include "net/net_research.hpp"  // net-run (the researchers' features)
 #include "sim/net/net_sim.hpp"
 
 namespace hpcnet::bench {
@@ -33,6 +34,7 @@ CLI::Validator parses(F f, const std::string& what) {
 void add_net_commands(Registry& reg) {
   reg.add("net", "bubble-flow router meshes: latency vs load, saturation, ADBR vs DOR, buffer sweep, speed (docs/net_sim.md)",
           [](CLI::App& app) -> Runner { return add_net_options(app); });
+  add_net_research_command(reg);  // net-run: bench/net/net_research.cpp
 }
 
 Runner add_net_options(CLI::App& app) {

@@ -204,6 +204,13 @@ const NetModelInfo* find_block(const MeshShape& shape, NetMode mode, unsigned bu
   return best;
 }
 
+std::unique_ptr<NetSimBase> make_joined(const MeshShape& shape, NetMode mode, unsigned buf_pkts) {
+  const NetModelInfo* b = find_block(shape, mode, buf_pkts);
+  if (!b) throw std::invalid_argument(fmt::format("no block tiles the {} {} network with {}-packet buffers", shape.name(),
+                                                  mode_name(mode), buf_pkts));
+  return b->make(joined_spec(*b, shape, buf_pkts), TraceWindow{});
+}
+
 std::vector<NetMode> net_modes_for(const MeshShape& shape, unsigned threads) {
   std::vector<NetMode> r;
   for (NetMode m : {NetMode::adbr, NetMode::dor_vct, NetMode::dor_wh})

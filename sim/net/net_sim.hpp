@@ -76,8 +76,11 @@ class NetSimBase {
     step();
     if (probe_) sample_state(*probe_, probe_->counting(engine_.now() - 1));
   }
-  // The routers' state into the probe (rtr_state.hpp's sampler over every model of the network).
-  virtual void sample_state(LinkProbe& probe, bool count) = 0;
+  // The routers' state into the probe (rtr_state.hpp's sampler over every model of the network;
+  // a network without router state, tb/net's fake mesh, counts nothing).
+  virtual void sample_state(LinkProbe& probe, bool count) {
+    if (count) probe.counted_cycle();
+  }
 
   NetEngine engine_;
   std::unique_ptr<LinkProbe> probe_;
@@ -394,6 +397,9 @@ const std::vector<NetModelInfo>& net_blocks();
 const NetModelInfo* find_block(const MeshShape& shape, NetMode mode, unsigned buf_pkts = 0);
 // The spec of the network `shape` joined from block m, with buf_pkts (0: the default depth).
 NetSpec joined_spec(const NetModelInfo& m, const MeshShape& shape, unsigned buf_pkts);
+// The network joined from blocks even when a whole-mesh model is built (tests, speed comparisons);
+// throws std::invalid_argument when no block tiles it.
+std::unique_ptr<NetSimBase> make_joined(const MeshShape& shape, NetMode mode, unsigned buf_pkts = 0);
 // The modes `shape` can run in on `threads` threads: a whole-mesh (or split) model, or, on one
 // thread, a block that tiles it. In the order adbr, dorvct, dorwh.
 std::vector<NetMode> net_modes_for(const MeshShape& shape, unsigned threads = 1);
