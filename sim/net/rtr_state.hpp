@@ -122,8 +122,7 @@ void dump_rtr_block(const NetSpec& sp, const Root& st, unsigned routers, Map nod
   const unsigned idxw = L.idxw, posw = L.posw, cntw = L.cntw, credw = L.credw, infow = L.infow, inw = L.inw;
   const unsigned lim = L.lim;
   const bool wh = L.wh;
-  static const char* kPort[] = {"X+", "X-", "Y+", "Y-", "Z+", "Z-"};
-  auto port = [&](unsigned p) { return std::string(p == nn ? "local" : kPort[p]); };
+  auto port = [&](unsigned p) { return port_name(p, dims); };
   auto ports = [&](uint64_t mask) {
     std::string t;
     for (unsigned p = 0; p < np; ++p)
