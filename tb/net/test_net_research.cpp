@@ -91,6 +91,23 @@ TEST_CASE("joined: 8x8 from 4x4 blocks is the whole mesh cycle for cycle, every 
     for (Pattern p : {Pattern::uniform, Pattern::transpose}) same_as_whole(MeshShape(8, 8), m, p, 0.3);
 }
 
+TEST_CASE("joined: 4x4 (one block, no link joined) and 4x4x4 (8 blocks) are the whole mesh", "[net][joined]") {
+  for (NetMode m : {NetMode::adbr, NetMode::dor_vct, NetMode::dor_wh}) same_as_whole(MeshShape(4, 4), m, Pattern::transpose, 0.35);
+  same_as_whole(MeshShape(4, 4, 4), NetMode::adbr, Pattern::uniform, 0.25);
+}
+
+TEST_CASE("joined: the watchdog's dump names the routers of every block by their network numbers", "[net][joined]") {
+  auto net = make_net(MeshShape(5, 7), NetMode::adbr);
+  NetRunConfig rc = busy_run(Pattern::bitcomp, 0.6, 4);
+  net->start(rc);
+  for (int i = 0; i < 300; ++i) net->step();
+  const std::string d = net->engine().dump();
+  CHECK_THAT(d, Contains("routers (5x7 adbr b2 joined; input buffers of 2 packets"));
+  // bit-complement at 0.6 fills routers in all four blocks; only the 35 network routers are named
+  for (const char* r : {"router 0 (0,0)", "router 34 (4,6)", "router 4 (4,0)", "router 30 (0,6)"}) CHECK_THAT(d, Contains(r));
+  CHECK_THAT(d, !Contains("router 35 "));
+}
+
 TEST_CASE("joined: blocks used in part (2x2 in a 4x4 block, 3x3x3 from 2x2x2 blocks) are the whole mesh", "[net][joined]") {
   for (NetMode m : {NetMode::adbr, NetMode::dor_vct, NetMode::dor_wh}) same_as_whole(MeshShape(2, 2), m, Pattern::uniform, 0.4);
   same_as_whole(MeshShape(3, 3, 3), NetMode::adbr, Pattern::uniform, 0.3);
