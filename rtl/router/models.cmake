@@ -126,7 +126,7 @@ hpcnet_model(PREFIX Vrtr_torus_8x8_nobubble TOP net_mesh SOURCES ${NET_RTL}
 # idle) and joins their boundary ports in C++. A torus block is one router (Torus = 1 with
 # radix 1: no link inside the block; the bubble rule needs only the input port of a packet), so
 # the wraparound links are joined like the others. BufPkts 4: run-time depths up to 4. C++ compile
-# of the five: 22 CPU s together (a 4x4 mesh: 4.2 s on the same machine).
+# of the six: 26 CPU s together (a 4x4 mesh: 4.2 s on the same machine).
 # Not in hpcnet_model_table's "^Vnet_(mesh|torus)_" table: the blocks have their own.
 function(rtr_block_model name dims k0 k1 k2 mode torus)
   hpcnet_model(PREFIX Vnet_blk_${name} TOP rtr_router SOURCES ${RTR_RTL}
@@ -140,3 +140,4 @@ foreach(mv "adbr;0" "dorvct;1" "dorwh;2")
 endforeach()
 rtr_block_model(2x2x2_adbr 3 2 2 2 0 0)
 rtr_block_model(1x1_dorvct_torus 2 1 1 1 1 1)
+rtr_block_model(1x1x1_dorvct_torus 3 1 1 1 1 1)

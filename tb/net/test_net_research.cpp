@@ -114,11 +114,13 @@ TEST_CASE("joined: blocks used in part (2x2 in a 4x4 block, 3x3x3 from 2x2x2 blo
   same_as_whole(MeshShape(3, 3, 3), NetMode::adbr, Pattern::bitcomp, 0.2);
 }
 
-TEST_CASE("joined: tori of single routers (8x8, 4x4, 2x4) are the whole torus cycle for cycle", "[net][joined][torus]") {
+TEST_CASE("joined: tori of single routers (8x8, 4x4, 2x4, 3x3x3, 4x4x4) are the whole torus cycle for cycle", "[net][joined][torus]") {
   same_as_whole(MeshShape(8, 8).as_torus(), NetMode::dor_vct, Pattern::uniform, 0.3);
   same_as_whole(MeshShape(8, 8).as_torus(), NetMode::dor_vct, Pattern::transpose, 0.2);
   same_as_whole(MeshShape(4, 4).as_torus(), NetMode::dor_vct, Pattern::uniform, 0.4);
   same_as_whole(MeshShape(2, 4).as_torus(), NetMode::dor_vct, Pattern::uniform, 0.4);
+  same_as_whole(MeshShape(3, 3, 3).as_torus(), NetMode::dor_vct, Pattern::uniform, 0.3);
+  same_as_whole(MeshShape(4, 4, 4).as_torus(), NetMode::dor_vct, Pattern::bitcomp, 0.3);
 }
 
 TEST_CASE("joined: any size runs; the modes and the refusals name what exists", "[net][joined]") {
@@ -140,10 +142,11 @@ TEST_CASE("joined: any size runs; the modes and the refusals name what exists", 
     CHECK(s.hop_count.size() == 11);
     CHECK(s.hop_count[10] > 0);
   }
-  // 3-D: ADBR only; a 3-D torus: no block
+  // 3-D meshes: ADBR only; 3-D tori: DOR-VCT
   CHECK(net_modes_for(MeshShape(5, 3, 2)) == std::vector<NetMode>{NetMode::adbr});
   CHECK_THAT(net_unavailable(MeshShape(5, 3, 2), NetMode::dor_vct), Contains("no block tiles it"));
-  CHECK_THAT(net_unavailable(MeshShape(3, 5, 3).as_torus(), NetMode::dor_vct), Contains("Vnet_blk_1x1_dorvct_torus"));
+  CHECK_THAT(net_unavailable(MeshShape(5, 3, 2), NetMode::dor_vct), Contains("Vnet_blk_2x2x2_adbr"));
+  CHECK(net_modes_for(MeshShape(3, 5, 2).as_torus()) == std::vector<NetMode>{NetMode::dor_vct});
   CHECK_THAT(net_unavailable(MeshShape(6, 6).as_torus(), NetMode::adbr), Contains("DOR-VCT with the bubble rule only"));
   CHECK_THAT(net_unavailable(MeshShape(5, 7), NetMode::adbr, 0, 2), Contains("one thread"));
   CHECK_THAT(net_unavailable(MeshShape(5, 7), NetMode::adbr, 1), Contains("DBFC minimum"));
