@@ -250,7 +250,7 @@ std::string net_unavailable(const MeshShape& shape, NetMode mode, unsigned buf_p
     why = " (a torus runs DOR-VCT with the bubble rule only)";
   else if (threads > 1)
     why = " (a network joined from blocks runs on one thread)";
-  return fmt::format("no {} {} network: no such model{}{}, and no block tiles it{}; built: models {}; blocks {}", shape.name(),
+  return fmt::format("no {} {} mesh model{}{} is built, and no block tiles it{}; built: models {}; blocks {}", shape.name(),
                      mode_name(mode), buf_pkts ? fmt::format(" that runs {}-packet buffers", buf_pkts) : "",
                      threads > 1 ? fmt::format(" split for {} threads", threads) : "", why, net_model_list(), block_list());
 }

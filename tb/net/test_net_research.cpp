@@ -151,7 +151,7 @@ TEST_CASE("joined: any size runs; the modes and the refusals name what exists", 
   CHECK_THAT(net_unavailable(MeshShape(5, 7), NetMode::adbr, 0, 2), Contains("one thread"));
   CHECK_THAT(net_unavailable(MeshShape(5, 7), NetMode::adbr, 1), Contains("DBFC minimum"));
   CHECK_THAT(net_unavailable(MeshShape(5, 7), NetMode::adbr, 5), Contains("above the model's maximum 4"));
-  CHECK_THROWS_WITH(make_net(MeshShape(5, 3, 2), NetMode::dor_wh), Contains("no 5x3x2 dorwh network"));
+  CHECK_THROWS_WITH(make_net(MeshShape(5, 3, 2), NetMode::dor_wh), Contains("no 5x3x2 dorwh mesh model is built"));
 }
 
 TEST_CASE("link stats: per-link flits sum to the delivered flits times their hops, whole and joined", "[net][linkstats]") {
