@@ -70,12 +70,14 @@ class NetSimBase {
   // watchdog, Timeout after max_cycles. Checks that the network is empty. Returns cycles run.
   uint64_t run_until_drained(uint64_t max_cycles = UINT64_MAX);
 
- protected:
-  // One cycle and, with link statistics on, one sample of the routers' state.
+  // One cycle and, with link statistics on, one sample of the routers' state (run(),
+  // run_until_drained() and NetFabric step with it; step() alone samples nothing).
   void advance() {
     step();
     if (probe_) sample_state(*probe_, probe_->counting(engine_.now() - 1));
   }
+
+ protected:
   // The routers' state into the probe (rtr_state.hpp's sampler over every model of the network;
   // a network without router state, tb/net's fake mesh, counts nothing).
   virtual void sample_state(LinkProbe& probe, bool count) {
