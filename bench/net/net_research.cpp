@@ -24,7 +24,7 @@ using namespace hpcnet::sim;
 struct NetRunOptions {
   std::string mesh = "8x8", mode = "adbr", pattern = "uniform", model;
   double load = 0.1, ej_ready = 1.0;
-  unsigned buf = 0, hist_bin = 4, runs = 1;
+  unsigned buf = 0, hist_bin = 4, runs = 1, threads = 1;
   uint64_t warmup = 5000, measure = 20000, seed = 1;
   bool joined = false, quiet = false;
   std::string trace, link_csv, router_csv, heatmap, hist_csv, csv;
@@ -39,9 +39,10 @@ std::unique_ptr<NetSimBase> build(const NetRunOptions& o, const MeshShape& shape
                                                         mode_name(mode)));
     return net;
   }
-  if (o.joined) return make_joined(shape, mode, o.buf);
-  if (const std::string why = net_unavailable(shape, mode, o.buf); !why.empty()) throw CLI::ValidationError("--mesh/--mode", why);
-  return make_net(shape, mode, o.buf, 1, TraceWindow{});
+  if (const std::string why = net_unavailable(shape, mode, o.buf, o.threads); !why.empty())
+    throw CLI::ValidationError("--mesh/--mode/--threads", why);
+  if (o.joined) return make_joined(shape, mode, o.buf, o.threads);
+  return make_net(shape, mode, o.buf, o.threads, TraceWindow{});
 }
 
 int run(const NetRunOptions& o) {
@@ -84,7 +85,7 @@ int run(const NetRunOptions& o) {
   const bool stats = !o.link_csv.empty() || !o.router_csv.empty() || !o.heatmap.empty();
   if (stats) net->enable_link_stats();
   Table t({"network", "model", "traffic", "cycles", "delivered", "avg latency", "p99 latency", "max latency", "accepted",
-           "stable", "max link util", "cycles/cpu-s", "cycles/wall-s"});
+           "stable", "max link util", "cycles/cpu-s", "cycles/wall-s", "serial steps"});
   NetStats s;
   for (unsigned r = 0; r < o.runs; ++r) {
     s = net->run(rc);
@@ -92,7 +93,8 @@ int run(const NetRunOptions& o) {
            fmt::format("{:.2f}", s.avg_latency()), fmt::format("{}", s.percentile(0.99)), fmt::format("{}", s.lat_max),
            fmt::format("{:.4f}", s.accepted()), s.stable ? "yes" : "NO",
            stats ? fmt::format("{:.3f}", link_stats(*net->link_probe()).max_utilization()) : "-",
-           fmt::format("{:.0f}", s.cycles_per_cpu_s()), fmt::format("{:.0f}", s.cycles_per_s())});
+           fmt::format("{:.0f}", s.cycles_per_cpu_s()), fmt::format("{:.0f}", s.cycles_per_s()),
+           sp.threads > 1 ? fmt::format("{}", net->serial_steps()) : "-"});
   }
   print_table(t, o.csv);
   if (tr && s.delivered != tr->packets())
@@ -165,6 +167,8 @@ void add_net_research_command(Registry& reg) {
             app.add_option("--seed", o->seed, "random seed");
             app.add_option("--ej-ready", o->ej_ready, "probability that an ejection port is ready in a cycle (default 1)")
                 ->check(CLI::Range(0.01, 1.0));
+            app.add_option("--threads", o->threads, "threads (a split model, or the blocks of a joined network in groups)")
+                ->check(CLI::Range(1u, 64u));
             app.add_flag("--joined", o->joined, "join blocks even when a whole-mesh model is built (speed comparisons)");
             app.add_option("--model", o->model, "a built whole-mesh model by name (hpcnet net --list-models)");
             app.add_option("--traffic-trace", o->trace, "packet trace file as the traffic: <time> <src> <dst> <flits> per line");

@@ -19,7 +19,13 @@
 // the whole mesh's cycle for cycle (tb/net: same statistics and per-packet latencies).
 // Boundary outputs without a neighbour (the network's edges) have out_en_i low.
 //
-// One thread; no FST trace (trace a whole-mesh model).
+// Threads (spec.threads = T > 1): the blocks in T groups of whole block rows along the highest
+// dimension (Y in 2-D, Z in 3-D; K must divide into T groups of whole blocks), group t run on
+// thread t of a LockstepPool with its own engine shard, as a split mesh (net_sim.hpp): a group
+// copies the links inside it itself, and the links to the neighbouring groups go through
+// outboxes of two cycle parities (a group writes this cycle's, its neighbours read the last
+// cycle's), so the inputs each block registers at an edge are the same as on one thread.
+// No FST trace (trace a whole-mesh model).
 #pragma once
 
 #include <algorithm>
@@ -40,20 +46,16 @@ namespace hpcnet::sim {
 template <class V>
 class NetJoined final : public NetSimBase {
  public:
-  NetJoined(const NetSpec& spec, TraceWindow trace) : NetSimBase(checked(spec)), L_(spec) {
+  NetJoined(const NetSpec& spec, TraceWindow trace)
+      : NetSimBase(checked(spec)), L_(spec), nt_(spec.threads), pool_(spec.threads) {
     const MeshShape& s = spec.shape;
     if (trace.enabled())
       throw std::invalid_argument(fmt::format("{}: no FST trace of a joined network (trace a whole-mesh model)", spec.label()));
-    if (spec.threads != 1) throw std::invalid_argument(fmt::format("{}: a joined network runs on one thread", spec.label()));
     nn_ = 2 * s.dims;
     br_ = spec.block[0] * spec.block[1] * spec.block[2];
     if (br_ > 64) throw std::logic_error(fmt::format("NetJoined: blocks of {} routers (at most 64)", br_));
-    for (unsigned d = 0; d < 3; ++d) {
-      nb_[d] = (s.k[d] + spec.block[d] - 1) / spec.block[d];
-      if (s.torus && s.k[d] % spec.block[d] != 0)
-        throw std::invalid_argument(
-            fmt::format("{}: a torus is tiled by whole blocks: {} does not divide the radix {}", spec.label(), spec.block[d], s.k[d]));
-    }
+    if (const std::string err = joined_error(spec); !err.empty()) throw std::invalid_argument(err);
+    for (unsigned d = 0; d < 3; ++d) nb_[d] = (s.k[d] + spec.block[d] - 1) / spec.block[d];
     const unsigned blocks = nb_[0] * nb_[1] * nb_[2];
     node_.assign(static_cast<size_t>(blocks) * br_, -1);
     where_.resize(s.nodes());
@@ -71,6 +73,7 @@ class NetJoined final : public NetSimBase {
       }
     }
     connect();
+    group_blocks();
     engine_.set_state_dump([this] { return dump_routers(engine_.spec(), nblocks(), br_, root_of(), node_of()); });
     reset_model();
     for (auto& h : h_) {
@@ -82,7 +85,7 @@ class NetJoined final : public NetSimBase {
   }
 
   unsigned nblocks() const { return static_cast<unsigned>(h_.size()); }
-  size_t links_joined() const { return conn_.size(); }
+  uint64_t serial_steps() const override { return nt_ > 1 ? pool_.serial_steps() : 0; }
 
   void reset_model() override {
     const uint64_t* ready = engine_.ej_ready_bits();
@@ -104,13 +107,41 @@ class NetJoined final : public NetSimBase {
       h->reset(4);
       h->settle();  // clock low: the next step starts with its edge
     }
+    cycle_ = 0;
+    for (auto& g : grp_)
+      for (auto& box : g->out) {
+        std::fill(box.valid.begin(), box.valid.end(), 0);
+        std::fill(box.cred.begin(), box.cred.end(), 0);
+      }
   }
 
   void step() override {
     NetEngine& e = engine_;
+    if (nt_ == 1) {
+      e.begin_cycle();
+      run_group(0, 0);
+      e.moved(grp_[0]->moved);
+    } else {
+      e.begin_serial();
+      const unsigned par = static_cast<unsigned>(cycle_ & 1);
+      pool_.run([this, par](unsigned t) { run_group(t, par); });
+      ++cycle_;
+      uint32_t moved = 0;
+      for (auto& g : grp_) moved += g->moved;
+      e.moved(moved);
+    }
+    e.end_cycle();
+  }
+
+ private:
+  // Group t's share of a cycle (on thread t; one group: all of it). par: the outbox parity its
+  // neighbours wrote in the last cycle (read now); this cycle's outboxes are the other one.
+  void run_group(unsigned t, unsigned par) {
+    NetEngine& e = engine_;
+    Group& g = *grp_[t];
     const unsigned words = e.words();
-    e.begin_cycle();
-    for (uint32_t n : e.changed()) {
+    if (nt_ > 1) e.generate(t);
+    for (uint32_t n : e.changed(t)) {
       const auto [b, l] = where_[n];
       V& m = h_[b]->dut();
       const bool v = e.presenting(n);
@@ -118,11 +149,20 @@ class NetJoined final : public NetSimBase {
       netport::set_bit(m.inj_valid_i, l, v);
       vmask_[b] = v ? vmask_[b] | uint64_t{1} << l : vmask_[b] & ~(uint64_t{1} << l);
     }
-    e.clear_changed();
+    e.clear_changed(t);
+    // the links from the neighbouring groups: their outputs after the last edge
+    for (const Xin& x : g.in) {
+      const Outbox& ob = grp_[x.from]->out[par];
+      V& m = h_[x.block]->dut();
+      const bool v = ob.valid[x.slot];
+      netport::set_bit(m.in_valid_i, x.port, v);
+      if (v) std::copy_n(&ob.data[static_cast<size_t>(x.slot) * words], words, m.in_data_i.data() + static_cast<size_t>(x.port) * words);
+    }
+    for (const Xin& x : g.cin) netport::set_bit(h_[x.block]->dut().out_cred_i, x.port, grp_[x.from]->out[par].cred[x.slot]);
     const bool bp = e.ej_backpressure();
     const uint64_t* ready = e.ej_ready_bits();
     // the handshakes of this cycle (the outputs after the last edge)
-    for (unsigned b = 0; b < nblocks(); ++b) {
+    for (unsigned b : g.blocks) {
       V& m = h_[b]->dut();
       const int* nodes = &node_[static_cast<size_t>(b) * br_];
       uint64_t rmask = used_[b];
@@ -141,14 +181,15 @@ class NetJoined final : public NetSimBase {
       }
     }
     uint32_t moved = 0;
-    for (auto& h : h_) {
-      h->edge();
-      h->settle();
-      moved += h->dut().moved_o;
+    for (unsigned b : g.blocks) {
+      h_[b]->edge();
+      h_[b]->settle();
+      moved += h_[b]->dut().moved_o;
     }
-    // the joined links: each block's boundary decisions into its neighbours' inputs (registered at
-    // their next edge), their credit pulses back
-    for (const Conn& c : conn_) {
+    g.moved = moved;
+    // the links inside the group: each block's boundary decisions into its neighbours' inputs
+    // (registered at their next edge), their credit pulses back
+    for (const Conn& c : g.conn) {
       V& a = h_[c.a]->dut();
       V& b = h_[c.b]->dut();
       const bool v = netport::field(a.out_valid_o, c.ap, 1);
@@ -156,11 +197,19 @@ class NetJoined final : public NetSimBase {
       if (v) std::copy_n(a.out_data_o.data() + static_cast<size_t>(c.ap) * words, words, b.in_data_i.data() + static_cast<size_t>(c.bp) * words);
       netport::set_bit(a.out_cred_i, c.ap, netport::field(b.in_cred_o, c.bp, 1));
     }
-    e.moved(moved);
-    e.end_cycle();
+    // the links to the neighbouring groups: into this group's outbox of this cycle's parity
+    Outbox& ob = g.out[par ^ (nt_ > 1 ? 1u : 0u)];
+    for (size_t i = 0; i < g.xout.size(); ++i) {
+      const Xout& x = g.xout[i];
+      const V& m = h_[x.block]->dut();
+      const bool v = netport::field(m.out_valid_o, x.port, 1);
+      ob.valid[i] = v;
+      if (v) std::copy_n(m.out_data_o.data() + static_cast<size_t>(x.port) * words, words, &ob.data[i * words]);
+    }
+    for (size_t i = 0; i < g.xcred.size(); ++i)
+      ob.cred[i] = static_cast<uint8_t>(netport::field(h_[g.xcred[i].block]->dut().in_cred_o, g.xcred[i].port, 1));
   }
 
- private:
   // A joined link: block a's boundary output (router-port index ap = router * NN + port) into
   // block b's boundary input bp (same port: input p takes what travels in direction p).
   struct Conn {
@@ -202,6 +251,61 @@ class NetJoined final : public NetSimBase {
     }
   }
 
+  // A boundary port of a block that a link to another group uses.
+  struct Xout {
+    unsigned block, port;
+  };
+  // An input (flit into block's input `port`, or credit into its output `port`) fed by slot `slot`
+  // of group `from`'s outbox.
+  struct Xin {
+    unsigned block, port, from, slot;
+  };
+  // A group's boundary outputs to the other groups after its edge: flits of xout[i] at slot i,
+  // credit pulses of xcred[i] at slot i. Written by the group's thread, read by its neighbours'.
+  struct alignas(64) Outbox {
+    std::vector<uint8_t> valid, cred;
+    std::vector<uint32_t> data;
+  };
+  struct alignas(64) Group {
+    std::vector<unsigned> blocks;
+    std::vector<Conn> conn;         // links inside the group
+    std::vector<Xout> xout, xcred;  // its outputs to other groups: flits, credits
+    std::vector<Xin> in, cin;       // its inputs from other groups: flits, credits
+    Outbox out[2];                  // by cycle parity
+    uint32_t moved = 0;
+  };
+
+  // The blocks in nt_ groups of whole block rows along the highest dimension; every link inside a
+  // group, and the outbox slots of the links between groups.
+  void group_blocks() {
+    const NetSpec& sp = engine_.spec();
+    const unsigned top = sp.shape.dims - 1, rows = nb_[top];  // joined_error: nt_ divides rows
+    const unsigned per = rows / nt_, stride = top == 1 ? nb_[0] : nb_[0] * nb_[1];
+    auto group_of = [&](unsigned b) { return b / stride / per; };
+    for (unsigned t = 0; t < nt_; ++t) grp_.push_back(std::make_unique<Group>());
+    for (unsigned b = 0; b < nblocks(); ++b) grp_[group_of(b)]->blocks.push_back(b);
+    const unsigned words = engine_.words();
+    for (const Conn& c : conn_) {
+      const unsigned ga = group_of(c.a), gb = group_of(c.b);
+      if (ga == gb) {
+        grp_[ga]->conn.push_back(c);
+        continue;
+      }
+      Group &A = *grp_[ga], &B = *grp_[gb];
+      B.in.push_back({c.b, c.bp, ga, static_cast<unsigned>(A.xout.size())});
+      A.xout.push_back({c.a, c.ap});
+      A.cin.push_back({c.a, c.ap, gb, static_cast<unsigned>(B.xcred.size())});
+      B.xcred.push_back({c.b, c.bp});
+    }
+    for (auto& g : grp_)
+      for (auto& box : g->out) {
+        box.valid.assign(g->xout.size(), 0);
+        box.data.assign(g->xout.size() * words, 0);
+        box.cred.assign(g->xcred.size(), 0);
+      }
+    if (nt_ > 1) engine_.set_shards(nt_);  // group t's nodes are shard t (contiguous: whole rows)
+  }
+
   auto root_of() {
     return [this](unsigned b) -> const auto& { return *h_[b]->dut().rootp; };
   }
@@ -230,6 +334,11 @@ class NetJoined final : public NetSimBase {
   std::vector<uint64_t> used_;   // per block: routers with a node
   std::vector<uint64_t> vmask_;  // per block: injection valid bits
   std::vector<Conn> conn_;
+  const unsigned nt_;  // threads (groups)
+  std::vector<std::unique_ptr<Group>> grp_;
+  LockstepPool pool_;
+  // steps since reset (outbox parity): written by the caller every step, on a line of its own
+  alignas(64) uint64_t cycle_ = 0;
 };
 
 template <class V>

@@ -184,45 +184,57 @@ const std::vector<NetModelInfo>& net_blocks() {
   return table;
 }
 
-NetSpec joined_spec(const NetModelInfo& m, const MeshShape& shape, unsigned buf_pkts) {
+NetSpec joined_spec(const NetModelInfo& m, const MeshShape& shape, unsigned buf_pkts, unsigned threads) {
   NetSpec s = net_spec(m, buf_pkts);
   s.shape = shape;
+  s.threads = threads;
   return s;
 }
 
-const NetModelInfo* find_block(const MeshShape& shape, NetMode mode, unsigned buf_pkts) {
+std::string joined_error(const NetSpec& s) {
+  const MeshShape& sh = s.shape;
+  for (unsigned d = 0; d < 3; ++d)
+    if (sh.torus && sh.k[d] % s.block[d] != 0)
+      return fmt::format("{}: a torus is tiled by whole blocks: {} does not divide the radix {}", s.label(), s.block[d], sh.k[d]);
+  const unsigned top = sh.dims - 1, b = s.block[top], rows = (sh.k[top] + b - 1) / b;
+  if (s.threads == 0 || (s.threads > 1 && (rows % s.threads != 0 || rows * b != sh.k[top])))
+    return fmt::format("{}: {} threads need the radix {} of dimension {} in {} equal groups of whole blocks of {}", s.label(),
+                       s.threads, sh.k[top], top, s.threads, b);
+  return {};
+}
+
+const NetModelInfo* find_block(const MeshShape& shape, NetMode mode, unsigned buf_pkts, unsigned threads) {
   const NetModelInfo* best = nullptr;
   for (const auto& m : net_blocks()) {
     const NetSpec& b = m.spec;
     if (b.shape.dims != shape.dims || b.shape.torus != shape.torus || b.mode != mode) continue;
-    if (!joined_spec(m, shape, buf_pkts).buf_error().empty()) continue;
-    bool tiles = true;
-    for (unsigned d = 0; d < 3; ++d) tiles = tiles && (!shape.torus || shape.k[d] % b.block[d] == 0);
-    if (!tiles) continue;
+    const NetSpec j = joined_spec(m, shape, buf_pkts, threads);
+    if (!j.buf_error().empty() || !joined_error(j).empty()) continue;
     if (!best || b.shape.nodes() > best->spec.shape.nodes()) best = &m;
   }
   return best;
 }
 
-std::unique_ptr<NetSimBase> make_joined(const MeshShape& shape, NetMode mode, unsigned buf_pkts) {
-  const NetModelInfo* b = find_block(shape, mode, buf_pkts);
-  if (!b) throw std::invalid_argument(fmt::format("no block tiles the {} {} network with {}-packet buffers", shape.name(),
-                                                  mode_name(mode), buf_pkts));
-  return b->make(joined_spec(*b, shape, buf_pkts), TraceWindow{});
+std::unique_ptr<NetSimBase> make_joined(const MeshShape& shape, NetMode mode, unsigned buf_pkts, unsigned threads) {
+  const NetModelInfo* b = find_block(shape, mode, buf_pkts, threads);
+  if (!b)
+    throw std::invalid_argument(fmt::format("no block tiles the {} {} network with {}-packet buffers on {} threads", shape.name(),
+                                            mode_name(mode), buf_pkts, threads));
+  return b->make(joined_spec(*b, shape, buf_pkts, threads), TraceWindow{});
 }
 
 std::vector<NetMode> net_modes_for(const MeshShape& shape, unsigned threads) {
   std::vector<NetMode> r;
   for (NetMode m : {NetMode::adbr, NetMode::dor_vct, NetMode::dor_wh})
-    if (find_net(shape, m, 0, threads) || (threads == 1 && find_block(shape, m))) r.push_back(m);
+    if (find_net(shape, m, 0, threads) || find_block(shape, m, 0, threads)) r.push_back(m);
   return r;
 }
 
 std::unique_ptr<NetSimBase> make_net(const MeshShape& shape, NetMode mode, unsigned buf_pkts, unsigned threads,
                                      TraceWindow trace) {
   if (const NetModelInfo* m = find_net(shape, mode, buf_pkts, threads)) return m->make(net_spec(*m, buf_pkts), std::move(trace));
-  if (threads == 1)
-    if (const NetModelInfo* b = find_block(shape, mode, buf_pkts)) return b->make(joined_spec(*b, shape, buf_pkts), std::move(trace));
+  if (const NetModelInfo* b = find_block(shape, mode, buf_pkts, threads))
+    return b->make(joined_spec(*b, shape, buf_pkts, threads), std::move(trace));
   throw std::invalid_argument(net_unavailable(shape, mode, buf_pkts, threads));
 }
 
@@ -237,19 +249,19 @@ std::string block_list() {
 }  // namespace
 
 std::string net_unavailable(const MeshShape& shape, NetMode mode, unsigned buf_pkts, unsigned threads) {
-  if (find_net(shape, mode, buf_pkts, threads) || (threads == 1 && find_block(shape, mode, buf_pkts))) return {};
+  if (find_net(shape, mode, buf_pkts, threads) || find_block(shape, mode, buf_pkts, threads)) return {};
   for (const auto& m : net_models())  // a model of this network exists: the depth is the reason
     if (m.spec.shape == shape && m.spec.mode == mode && m.spec.threads == threads && buf_pkts != 0 &&
         !m.spec.with_buf(buf_pkts).buf_error().empty())
       return m.spec.with_buf(buf_pkts).buf_error();
-  if (threads == 1 && buf_pkts != 0)  // a block would tile it: the depth is the reason
-    if (const NetModelInfo* b = find_block(shape, mode))
-      return joined_spec(*b, shape, buf_pkts).buf_error();
+  if (buf_pkts != 0)  // a block would tile it at the default depth: the depth is the reason
+    if (const NetModelInfo* b = find_block(shape, mode, 0, threads)) return joined_spec(*b, shape, buf_pkts, threads).buf_error();
   std::string why;
-  if (shape.torus && mode != NetMode::dor_vct)
+  if (shape.torus && mode != NetMode::dor_vct) {
     why = " (a torus runs DOR-VCT with the bubble rule only)";
-  else if (threads > 1)
-    why = " (a network joined from blocks runs on one thread)";
+  } else if (threads > 1) {  // a block of this mode tiles it on one thread: the threads are the reason
+    if (const NetModelInfo* b = find_block(shape, mode)) why = fmt::format(" ({})", joined_error(joined_spec(*b, shape, 0, threads)));
+  }
   return fmt::format("no {} {} mesh model{}{} is built, and no block tiles it{}; built: models {}; blocks {}", shape.name(),
                      mode_name(mode), buf_pkts ? fmt::format(" that runs {}-packet buffers", buf_pkts) : "",
                      threads > 1 ? fmt::format(" split for {} threads", threads) : "", why, net_model_list(), block_list());

@@ -382,8 +382,8 @@ std::unique_ptr<NetSimBase> make_net(const std::string& model, unsigned buf_pkts
 const NetModelInfo* find_net(const MeshShape& shape, NetMode mode, unsigned buf_pkts = 0, unsigned threads = 1);
 // That model's spec with buf_pkts (0: its default depth).
 NetSpec net_spec(const NetModelInfo& m, unsigned buf_pkts);
-// The whole-mesh (or split) model when one is built (find_net), else on one thread the network
-// joined from blocks (find_block, NetJoined); throws std::invalid_argument with net_unavailable's
+// The whole-mesh (or split) model when one is built (find_net), else the network joined from
+// blocks (find_block, NetJoined); throws std::invalid_argument with net_unavailable's
 // message when neither exists.
 std::unique_ptr<NetSimBase> make_net(const MeshShape& shape, NetMode mode, unsigned buf_pkts = 0, unsigned threads = 1,
                                      TraceWindow trace = trace_from_env());
@@ -396,14 +396,19 @@ const std::vector<NetModelInfo>& net_blocks();
 // The block that tiles `shape` in `mode` and runs buffers of buf_pkts packets (0: the default
 // depth): the same dimensions and topology (a torus: a block that divides every radix), the
 // largest such block (fewest models per cycle); nullptr if none is built.
-const NetModelInfo* find_block(const MeshShape& shape, NetMode mode, unsigned buf_pkts = 0);
-// The spec of the network `shape` joined from block m, with buf_pkts (0: the default depth).
-NetSpec joined_spec(const NetModelInfo& m, const MeshShape& shape, unsigned buf_pkts);
+const NetModelInfo* find_block(const MeshShape& shape, NetMode mode, unsigned buf_pkts = 0, unsigned threads = 1);
+// The spec of the network `shape` joined from block m, with buf_pkts (0: the default depth), on
+// `threads` threads.
+NetSpec joined_spec(const NetModelInfo& m, const MeshShape& shape, unsigned buf_pkts, unsigned threads = 1);
+// Why the blocks of joined spec s cannot build its network (empty if they can): a torus needs
+// blocks that divide every radix; T threads need the blocks' rows along the highest dimension
+// (Y in 2-D, Z in 3-D) in T equal groups of whole blocks.
+std::string joined_error(const NetSpec& s);
 // The network joined from blocks even when a whole-mesh model is built (tests, speed comparisons);
 // throws std::invalid_argument when no block tiles it.
-std::unique_ptr<NetSimBase> make_joined(const MeshShape& shape, NetMode mode, unsigned buf_pkts = 0);
-// The modes `shape` can run in on `threads` threads: a whole-mesh (or split) model, or, on one
-// thread, a block that tiles it. In the order adbr, dorvct, dorwh.
+std::unique_ptr<NetSimBase> make_joined(const MeshShape& shape, NetMode mode, unsigned buf_pkts = 0, unsigned threads = 1);
+// The modes `shape` can run in on `threads` threads: a whole-mesh (or split) model, or a block
+// that tiles it. In the order adbr, dorvct, dorwh.
 std::vector<NetMode> net_modes_for(const MeshShape& shape, unsigned threads = 1);
 // Why make_net(shape, mode, buf_pkts, threads) cannot build the network: a depth below the minimum
 // of the mode (DBFC, the bubble rule) or above what the models run, or neither a model nor a block

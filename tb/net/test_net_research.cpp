@@ -45,10 +45,11 @@ NetRunConfig busy_run(Pattern p, double load, uint64_t seed) {
 
 // The same traffic through the whole-mesh model and the network joined from blocks: the same
 // statistics, the same latency of every packet, and the same flits on every link.
-void same_as_whole(const MeshShape& shape, NetMode mode, Pattern p, double load) {
+void same_as_whole(const MeshShape& shape, NetMode mode, Pattern p, double load, unsigned threads = 1) {
   auto whole = find_net(shape, mode) ? make_net(shape, mode) : nullptr;
   REQUIRE(whole);
-  auto joined = make_joined(shape, mode);
+  auto joined = make_joined(shape, mode, 0, threads);
+  REQUIRE(joined->spec().threads == threads);
   REQUIRE(joined->spec().joined());
   CHECK_THAT(joined->spec().label(), Contains("joined"));
   INFO(whole->spec().label() << " against " << joined->spec().label() << " (" << joined->spec().model << "), "
@@ -89,6 +90,20 @@ uint64_t flit_hops(const NetEngine& e, unsigned pf) {
 TEST_CASE("joined: 8x8 from 4x4 blocks is the whole mesh cycle for cycle, every mode", "[net][joined]") {
   for (NetMode m : {NetMode::adbr, NetMode::dor_vct, NetMode::dor_wh})
     for (Pattern p : {Pattern::uniform, Pattern::transpose}) same_as_whole(MeshShape(8, 8), m, p, 0.3);
+}
+
+TEST_CASE("joined: on 2 threads (groups of block rows, each its own engine shard) as on one", "[net][joined][threads]") {
+  for (NetMode m : {NetMode::adbr, NetMode::dor_vct, NetMode::dor_wh}) same_as_whole(MeshShape(8, 8), m, Pattern::transpose, 0.3, 2);
+  same_as_whole(MeshShape(4, 4, 4), NetMode::adbr, Pattern::uniform, 0.25, 2);
+  same_as_whole(MeshShape(8, 8).as_torus(), NetMode::dor_vct, Pattern::uniform, 0.3, 2);
+  // 5x8: blocks used in part along X; the two groups of 4 rows
+  auto a = make_net(MeshShape(5, 8), NetMode::adbr), b = make_net(MeshShape(5, 8), NetMode::adbr, 0, 2);
+  CHECK(b->spec().label() == "5x8 adbr b2 t2 joined");
+  a->engine().record_deliveries(true);
+  b->engine().record_deliveries(true);
+  const NetRunConfig rc = busy_run(Pattern::uniform, 0.35, 9);
+  hpcnet::tb::check_same_run(a->run(rc), b->run(rc));
+  CHECK(deliveries(a->engine()) == deliveries(b->engine()));
 }
 
 TEST_CASE("joined: 4x4 (one block, no link joined) and 4x4x4 (8 blocks) are the whole mesh", "[net][joined]") {
@@ -148,7 +163,8 @@ TEST_CASE("joined: any size runs; the modes and the refusals name what exists", 
   CHECK_THAT(net_unavailable(MeshShape(5, 3, 2), NetMode::dor_vct), Contains("Vnet_blk_2x2x2_adbr"));
   CHECK(net_modes_for(MeshShape(3, 5, 2).as_torus()) == std::vector<NetMode>{NetMode::dor_vct});
   CHECK_THAT(net_unavailable(MeshShape(6, 6).as_torus(), NetMode::adbr), Contains("DOR-VCT with the bubble rule only"));
-  CHECK_THAT(net_unavailable(MeshShape(5, 7), NetMode::adbr, 0, 2), Contains("one thread"));
+  CHECK_THAT(net_unavailable(MeshShape(5, 7), NetMode::adbr, 0, 2), Contains("2 threads need the radix 7 of dimension 1"));
+  CHECK(net_unavailable(MeshShape(5, 8), NetMode::adbr, 0, 2).empty());
   CHECK_THAT(net_unavailable(MeshShape(5, 7), NetMode::adbr, 1), Contains("DBFC minimum"));
   CHECK_THAT(net_unavailable(MeshShape(5, 7), NetMode::adbr, 5), Contains("above the model's maximum 4"));
   CHECK_THROWS_WITH(make_net(MeshShape(5, 3, 2), NetMode::dor_wh), Contains("no 5x3x2 dorwh mesh model is built"));
