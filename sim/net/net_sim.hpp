@@ -4,7 +4,9 @@
 // scripted runs, speed. NetSim<V> drives one model class V (all Vnet_mesh_* classes have the same
 // port names, only their widths differ) through a Harness<V>, so one code path serves every mesh.
 // make_net() finds a built model by name or by (shape, mode, buffer depth); the table of built
-// models is generated at configure time from the Vnet_mesh_* models in rtl/*/models.cmake.
+// models is generated at configure time from the Vnet_mesh_* models in rtl/*/models.cmake. A
+// shape with no model of its own is joined from block models (Vnet_blk_*, net_joined.hpp).
+// Per-link and per-router statistics: enable_link_stats() (net_linkstats.hpp).
 //
 // Buffer depth: a model is built with BufPkts packet slots per input (NetSpec::buf_max) and runs
 // with NetSpec::buf_pkts of them (net_mesh's buf_pkts_i, taken during reset); NetSim refuses a
