@@ -117,7 +117,7 @@ std::string write_link_heatmap(const NetLinkStats& s, const std::string& png, co
   const MeshShape& sh = s.shape;
   HeatmapSpec hs;
   hs.title = title;
-  hs.xlabel = "x";
+  hs.xlabel = sh.dims > 2 ? fmt::format("x (z layers side by side: x + {} z)", sh.k[0] + 1) : "x";
   hs.ylabel = "y";
   hs.cblabel = "utilization (flits/cycle)";
   const double layer = sh.k[0] + 1.0;  // a 3-D network's z layers side by side
