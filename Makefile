@@ -43,9 +43,11 @@ synth:
 regs:
 	python3 scripts/regs/gen_regs.py --out . $(wildcard rtl/*/*_regs.toml rtl/*/*_formats.toml)
 
-# Open the last trace in GTKWave with the block's save file.
+# Open the last trace in GTKWave with a save file made for it (scripts/wave.sh); WAVE passes more:
+# a trace, --router N|x,y[,z] (mesh traces), --shot OUT.png (a picture, no display needed).
+WAVE ?=
 wave:
-	bash scripts/wave.sh $(BUILD)
+	bash scripts/wave.sh $(BUILD) $(WAVE)
 
 clean:
 	rm -rf $(BUILD)

@@ -2,8 +2,8 @@
 # Installs the Debian packages hpcnet builds with, only where missing. Idempotent and quiet
 # when everything is present. Needs root (or sudo) only when something is missing.
 set -euo pipefail
-PKGS=(verilator catch2 cmake g++ make ccache libboost-context-dev libfmt-dev libcli11-dev
-      yosys gtkwave gnuplot-nox python3)
+PKGS=(verilator catch2 cmake g++ make ccache libboost-context-dev libfmt-dev libcli11-dev nlohmann-json3-dev
+      yosys gtkwave gnuplot-nox python3 xvfb imagemagick)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,15 +1,28 @@
 #!/usr/bin/env bash
-# wave.sh BUILD [TRACE]: opens TRACE (default: the newest .fst under BUILD) in GTKWave with the
-# save file scripts/wave/<top>.gtkw, <top> being the trace's top module (the first scope inside
-# TOP; make one with scripts/wave/gen_gtkw.py). When scripts/wave/<top>.sigs exists, the save
-# file is generated from it for this trace (BUILD/wave/<top>.gtkw, vector widths taken from the
-# trace), so that a model of the same top with other parameters shows every listed signal.
-# Without a display it says so and prints the command to run elsewhere, instead of letting
-# GTKWave fail.
+# wave.sh BUILD [TRACE] [--router N | --router X,Y[,Z]] [--shot OUT.png]
+# Opens TRACE (default: the newest .fst under BUILD) in GTKWave with a save file made for it:
+# <top> is the trace's top module (the first scope inside TOP); scripts/wave/<top>.sigs is turned
+# into BUILD/wave/<top>.gtkw for this trace (scripts/wave/gen_gtkw.py --fit): vector widths and
+# parameters read from the trace, opened zoomed on the traced window, the cycle counter on top.
+# --router picks the router of a mesh trace (net_mesh; default the middle one). --shot writes a
+# PNG of that view without a display (scripts/wave/shot.sh) instead of opening a window. A top
+# without a .sigs list opens with scripts/wave/<top>.gtkw, or with none. Without a display it says
+# so and prints the commands to run elsewhere, instead of letting GTKWave fail.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-build=${1:-build}
-trace=${2:-}
+build=build
+trace=""
+shot=""
+gen_args=()
+pos=0
+while (($#)); do
+  case "$1" in
+    --router) gen_args+=(--router "${2:?--router needs N or x,y[,z]}"); shift 2 ;;
+    --shot) shot=${2:?--shot needs OUT.png}; shift 2 ;;
+    -*) echo "wave: unknown option $1" >&2; exit 1 ;;
+    *) if ((pos == 0)); then build=$1; else trace=$1; fi; pos=$((pos + 1)); shift ;;
+  esac
+done
 if [ -z "$trace" ]; then
   [ -d "$build" ] || { echo "wave: no build directory '$build'" >&2; exit 1; }
   trace=$(find "$build" -name '*.fst' -type f -printf '%T@ %p\n' | sort -n | tail -n 1 | cut -d' ' -f2-)
@@ -22,8 +35,12 @@ top=$(python3 "$here/wave/gen_gtkw.py" --top "$trace")
 save="$here/wave/$top.gtkw"
 if [ -f "$here/wave/$top.sigs" ]; then
   mkdir -p "$build/wave"
-  python3 "$here/wave/gen_gtkw.py" --list "$here/wave/$top.sigs" --fit "$trace" -o "$build/wave/$top.gtkw" &&
-    save="$build/wave/$top.gtkw"
+  python3 "$here/wave/gen_gtkw.py" --list "$here/wave/$top.sigs" --fit "$trace" "${gen_args[@]}" \
+    --dumpfile "$(realpath "$trace")" -o "$build/wave/$top.gtkw"
+  save="$build/wave/$top.gtkw"
+elif ((${#gen_args[@]})); then
+  echo "wave: --router needs a trace with a .sigs list (top $top has none)" >&2
+  exit 1
 fi
 args=("$trace")
 if [ -f "$save" ]; then
@@ -33,6 +50,10 @@ else
   save=""
 fi
 echo "wave: $trace (top $top)${save:+, save file $save}"
+if [ -n "$shot" ]; then
+  [ -n "$save" ] || { echo "wave: --shot needs a save file" >&2; exit 1; }
+  exec bash "$here/wave/shot.sh" "$trace" "$save" "$shot"
+fi
 if ! command -v gtkwave >/dev/null; then
   echo "wave: gtkwave is not installed (make deps installs it)" >&2
   exit 1
@@ -40,7 +61,7 @@ fi
 if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
   echo "wave: no display (DISPLAY is not set), so GTKWave cannot open a window here." >&2
   echo "  On a machine with a display:  gtkwave ${args[*]}" >&2
-  echo "  Over SSH: ssh -X, or copy the files. Headless picture: timeout 60 xvfb-run -a gtkwave -S shot.tcl ${args[*]}" >&2
+  echo "  Over SSH: ssh -X, or copy the files. A picture, headless: bash $here/wave/shot.sh ${args[*]} OUT.png" >&2
   exit 2
 fi
 exec gtkwave "${args[@]}"

@@ -1,7 +1,8 @@
-// plot.cpp: gnuplot scripts with inline data ($name << EOD blocks), one PNG per call.
+// bench/common/plot.cpp: gnuplot scripts with inline data ($name << EOD blocks), one PNG per call.
 #include "common/plot.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -12,11 +13,12 @@
 namespace hpcnet::bench {
 namespace {
 
-std::string terminal() {
+// "" when neither terminal works (checked once).
+const std::string& terminal() {
   static const std::string t = [] {
     if (std::system("gnuplot -e 'set terminal pngcairo' >/dev/null 2>&1") == 0) return std::string("pngcairo");
     if (std::system("gnuplot -e 'set terminal png' >/dev/null 2>&1") == 0) return std::string("png");
-    throw std::runtime_error("plots need gnuplot with the pngcairo or png terminal (apt-get install gnuplot-nox)");
+    return std::string();
   }();
   return t;
 }
@@ -27,11 +29,75 @@ std::string quoted(const std::string& s) {  // a gnuplot double-quoted string
   return r + "\"";
 }
 
-// <dir>/<name>.gp opened for writing, and the PNG it draws.
+// Colours and filled point markers told apart also in grey (tab10 colours, gnuplot point types).
+constexpr const char* kColours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+                                    "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+constexpr int kPoints[] = {7, 5, 9, 11, 13, 6, 4, 8, 10, 12, 1, 2, 3};
+
+std::string style(const PlotSeries& s, size_t index) {
+  const size_t k = s.style >= 0 ? static_cast<size_t>(s.style) : index;
+  return fmt::format("lc rgb \"{}\" pt {} dt {}", kColours[k % std::size(kColours)], kPoints[k % std::size(kPoints)],
+                     s.dash > 0 ? s.dash + 1 : 1);
+}
+
+void lines_plot(std::ofstream& f, const PlotSpec& spec) {
+  f << "set offsets graph 0.03, graph 0.03, 0, 0\n";  // points at the ends not on the frame
+  std::vector<std::string> parts;
+  for (size_t i = 0; i < spec.series.size(); ++i) {
+    const PlotSeries& s = spec.series[i];
+    std::string data;
+    for (const auto& [x, y] : s.points)
+      if (!std::isnan(y) && !std::isnan(x)) data += fmt::format("{} {}\n", x, y);
+    if (data.empty()) continue;  // nothing measured (e.g. the engine's columns of --sw-only)
+    f << fmt::format("$d{} << EOD\n{}EOD\n", i, data);
+    parts.push_back(fmt::format("$d{} using 1:2 with linespoints {} lw 1.5 title {}", i, style(s, i), quoted(s.title)));
+  }
+  for (const PlotLine& l : spec.lines)
+    parts.push_back(fmt::format("{} with lines lc rgb \"black\" dt 3 title {}", l.y, quoted(l.title)));
+  if (parts.empty()) throw std::runtime_error(fmt::format("plot '{}': no data", spec.title));
+  f << "plot ";
+  for (size_t i = 0; i < parts.size(); ++i) f << (i ? ", \\\n     " : "") << parts[i];
+  f << "\n";
+}
+
+void bars_plot(std::ofstream& f, const PlotSpec& spec) {
+  f << "set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.85 border -1\n"
+       "set datafile missing \"-\"\nset xtics rotate by -20\n$bars << EOD\n";
+  for (size_t c = 0; c < spec.categories.size(); ++c) {
+    f << quoted(spec.categories[c]);
+    for (const PlotSeries& s : spec.series) {
+      double v = std::nan("");
+      for (const auto& [x, y] : s.points)
+        if (static_cast<size_t>(x) == c) v = y;
+      f << (std::isnan(v) ? std::string(" -") : fmt::format(" {}", v));
+    }
+    f << "\n";
+  }
+  f << "EOD\nplot ";
+  for (size_t i = 0; i < spec.series.size(); ++i) {
+    const size_t k = spec.series[i].style >= 0 ? static_cast<size_t>(spec.series[i].style) : i;
+    f << (i ? ", " : "")
+      << fmt::format("$bars using {}{} lc rgb \"{}\" title {}", i + 2, i ? "" : ":xtic(1)",
+                     kColours[k % std::size(kColours)], quoted(spec.series[i].title));
+  }
+  f << "\n";
+}
+
+}  // namespace
+
+std::string plotting_unavailable() {
+  if (terminal().empty()) return "plots need gnuplot with the pngcairo or png terminal (apt-get install gnuplot-nox)";
+  return {};
+}
+
+namespace {
+
+// <dir>/<name>.gp opened for writing (gnuplot available, the folder made), and the PNG it draws.
 struct Script {
   std::filesystem::path gp, png;
   std::ofstream f;
   Script(const std::string& dir, const std::string& name) {
+    if (const std::string why = plotting_unavailable(); !why.empty()) throw std::runtime_error(why);
     std::filesystem::create_directories(dir.empty() ? "." : dir);
     gp = std::filesystem::path(dir) / (name + ".gp");
     png = std::filesystem::path(dir) / (name + ".png");
@@ -40,8 +106,11 @@ struct Script {
   }
   std::string run() {  // gnuplot on the script; the PNG's path
     f.close();
-    const std::string cmd = fmt::format("gnuplot {} 2>&1", quoted(gp.string()));
-    if (std::system(cmd.c_str()) != 0) throw std::runtime_error("gnuplot failed on " + gp.string());
+    const std::string cmd = fmt::format("gnuplot {} 2>{}", quoted(gp.string()), quoted(gp.string() + ".log"));
+    if (std::system(cmd.c_str()) != 0)
+      throw std::runtime_error(fmt::format("gnuplot failed on {} (its messages: {}.log)", gp.string(), gp.string()));
+    std::error_code ec;
+    std::filesystem::remove(gp.string() + ".log", ec);
     return png.string();
   }
 };
@@ -52,21 +121,25 @@ std::string write_plot(const std::string& dir, const std::string& name, const Pl
   Script sc(dir, name);
   std::ofstream& f = sc.f;
   const auto& png = sc.png;
-  f << fmt::format("set terminal {} size 900,600\nset output {}\n", terminal(), quoted(png.string()));
-  f << fmt::format("set title {}\nset xlabel {}\nset ylabel {}\nset grid\nset key top left\n", quoted(spec.title),
-                   quoted(spec.xlabel), quoted(spec.ylabel));
+  f << fmt::format("set terminal {} size 960,680 noenhanced\nset termoption noenhanced\nset output {}\n", terminal(),
+                   quoted(png.string()));
+  f << fmt::format("set title {}\nset xlabel {}\nset ylabel {}\nset grid\nset key outside below center horizontal\n",
+                   quoted(spec.title), quoted(spec.xlabel), quoted(spec.ylabel));
   if (spec.logx) f << "set logscale x 2\n";
   if (spec.logy) f << "set logscale y\n";
-  for (size_t i = 0; i < spec.series.size(); ++i) {
-    f << fmt::format("$d{} << EOD\n", i);
-    for (const auto& [x, y] : spec.series[i].points) f << fmt::format("{} {}\n", x, y);
-    f << "EOD\n";
+  if (spec.y_from_zero && !spec.logy) f << "set yrange [0:*]\n";
+  if (!spec.xtics.empty()) {
+    f << "set xtics (";
+    for (size_t i = 0; i < spec.xtics.size(); ++i) f << (i ? ", " : "") << spec.xtics[i];
+    f << ")\n";
   }
-  f << "plot ";
-  for (size_t i = 0; i < spec.series.size(); ++i)
-    f << (i ? ", " : "") << fmt::format("$d{} using 1:2 with linespoints title {}", i, quoted(spec.series[i].title));
-  f << "\n";
+  if (spec.categories.empty()) lines_plot(f, spec);
+  else bars_plot(f, spec);
   return sc.run();
+}
+
+void write_plots(const std::string& dir, const std::vector<Plot>& plots) {
+  for (const Plot& p : plots) fmt::print("plot written to {}\n", write_plot(dir, p.name, p.spec));
 }
 
 std::string write_heatmap(const std::string& dir, const std::string& name, const HeatmapSpec& spec) {

@@ -3,13 +3,22 @@
 
 namespace hpcnet::bench {
 
-void add_system_options(CLI::App& app, sim::SsmSystemConfig& c) {
-  app.add_option("--cores", c.num_cores, "SSM processing cores (1 or 2)")->check(CLI::IsMember({1u, 2u}));
+void add_system_options(CLI::App& app, sim::SsmSystemConfig& c, bool cores) {
+  if (cores) app.add_option("--cores", c.num_cores, "SSM processing cores (1 or 2)")->check(CLI::IsMember({1u, 2u}));
   app.add_option("--bus-latency", c.bus.write_latency, "MMIO write latency, cycles")->check(CLI::Range(1u, 100000u));
   app.add_option("--bus-spacing", c.bus.spacing, "min cycles between MMIO writes")->check(CLI::Range(1u, 1000u));
   app.add_option("--mem-latency", c.mem.latency, "DMA latency, cycles")->check(CLI::Range(1u, 100000u));
   app.add_option("--mem-bw", c.mem.bytes_per_cycle, "DMA bytes per cycle")->check(CLI::Range(0.1, 64.0));
   app.add_option("--clock-mhz", c.clock_mhz, "engine clock for ns figures")->check(CLI::Range(1.0, 10000.0));
+}
+
+void add_node_config(Results& r, const sim::SsmSystemConfig& c, bool cores) {
+  r.config("pes", c.num_pe).config("threads_per_pe", c.num_threads);
+  if (cores) r.config("cores", c.num_cores).config("bus_spacing_cycles", static_cast<double>(c.bus.spacing));
+  r.config("bus_write_latency_cycles", static_cast<double>(c.bus.write_latency))
+      .config("mem_latency_cycles", static_cast<double>(c.mem.latency))
+      .config("mem_bytes_per_cycle", c.mem.bytes_per_cycle)
+      .config("clock_mhz", c.clock_mhz);
 }
 
 void add_run_flags(CLI::App& app, RunFlags& f, const std::string& quick_help, const char* csv_help) {

@@ -11,6 +11,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "common/results.hpp"
 #include "sim/ssm/ssm_system.hpp"
 
 namespace hpcnet::bench {
@@ -21,12 +22,13 @@ struct Command {
   std::string name;
   std::string help;
   std::function<Runner(CLI::App&)> setup;
+  std::string trace_runs;  // --trace-run's help: what a run is for this command ("" = the generic text)
 };
 
 class Registry {
  public:
-  void add(std::string name, std::string help, std::function<Runner(CLI::App&)> setup) {
-    commands_.push_back({std::move(name), std::move(help), std::move(setup)});
+  void add(std::string name, std::string help, std::function<Runner(CLI::App&)> setup, std::string trace_runs = "") {
+    commands_.push_back({std::move(name), std::move(help), std::move(setup), std::move(trace_runs)});
   }
   const std::vector<Command>& commands() const { return commands_; }
 
@@ -35,7 +37,11 @@ class Registry {
 };
 
 // Options shared by every scenario that runs SSM nodes: the node's bus, memory and engine.
-void add_system_options(CLI::App& app, sim::SsmSystemConfig& c);
+// `cores`: false for a scenario that chooses the core count of each run itself.
+void add_system_options(CLI::App& app, sim::SsmSystemConfig& c, bool cores = true);
+// The same node as configuration columns of a tidy table: PEs, threads per PE, bus, memory,
+// clock, and (`cores`) the core count and the bus spacing when every run has the same.
+void add_node_config(Results& r, const sim::SsmSystemConfig& c, bool cores = true);
 
 // Flags most scenarios take: --csv FILE (when csv_help is given), --quick, --quiet.
 struct RunFlags {
@@ -43,6 +49,11 @@ struct RunFlags {
   bool quick = false, quiet = false;
 };
 void add_run_flags(CLI::App& app, RunFlags& f, const std::string& quick_help, const char* csv_help = nullptr);
+// --quick changes defaults, never a value given: v = quick unless `opt` was given.
+template <class T>
+void quick_default(const CLI::App& app, const RunFlags& f, const std::string& opt, T& v, T quick) {
+  if (f.quick && !app.count(opt)) v = std::move(quick);
+}
 
 // One registration function per block folder.
 void add_ssm_commands(Registry& r);      // bench/ssm: demo, bench-ssm, bench-barrier, bench-transfer, lu, bench-burst

@@ -1,6 +1,8 @@
 // bench/common/table.cpp: see table.hpp.
 #include "common/table.hpp"
 
+#include "common/report.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -48,7 +50,8 @@ void Table::write_csv(const std::string& path) const {
   for (const auto& r : rows_) row(r);
 }
 
-void print_table(const Table& t, const std::string& csv) {
+void print_table(const Table& t, const std::string& csv, const std::string& name) {
+  record_table(name, t);
   fmt::print("{}", t.text());
   if (!csv.empty()) {
     t.write_csv(csv);

@@ -13,13 +13,15 @@ class Table {
   std::string text() const;                   // aligned columns
   void write_csv(const std::string& path) const;  // throws std::runtime_error on I/O failure
   const std::vector<std::vector<std::string>>& rows() const { return rows_; }
+  const std::vector<std::string>& columns() const { return cols_; }
 
  private:
   std::vector<std::string> cols_;
   std::vector<std::vector<std::string>> rows_;
 };
 
-// Prints the table; also writes it as CSV when `csv` is not empty (and says where).
-void print_table(const Table& t, const std::string& csv);
+// Prints the table; also writes it as CSV when `csv` is not empty (and says where); records it
+// for --json under `name` (bench/common/report.hpp).
+void print_table(const Table& t, const std::string& csv, const std::string& name = "");
 
 }  // namespace hpcnet::bench

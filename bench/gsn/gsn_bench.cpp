@@ -7,10 +7,12 @@
 
 #include <fmt/format.h>
 
+#include "common/cli.hpp"
 #include "common/plot.hpp"
 #include "common/registry.hpp"
-#include "common/table.hpp"
+#include "common/results.hpp"
 #ifdef HPCNET_WITH_GSN  // the gsn block is built (HPCNET_SKIP_BLOCKS, bench/CMakeLists.txt)
+#include "gsn/gsn_sizes.hpp"
 #include "sim/gsn/gsn_system.hpp"
 #endif
 
@@ -21,7 +23,6 @@ struct GsnBenchOptions {
   unsigned threads = 4;   // participants per node
   unsigned rounds = 20;   // timed barriers (and reduces) per node count
   bool progress = true;
-  std::string plot_dir;   // PNG plot when set
 };
 
 #ifdef HPCNET_WITH_GSN
@@ -35,12 +36,27 @@ unsigned tree_levels(unsigned nodes, unsigned radix = 4) {
 
 }  // namespace
 
-Table gsn_bench(const GsnBenchOptions& o) {
-  Table t({"nodes", "threads/node", "tree levels", "barrier cycles", "barrier ns", "reduce cycles", "reduce ns"});
+struct GsnReport {
+  Results table;
+  std::vector<Plot> plots;
+};
+
+// A collective that fails or returns a wrong sum throws CheckFailed.
+GsnReport gsn_bench(const GsnBenchOptions& o) {
+  Results t({{"nodes", ""},
+             {"threads_per_node", "threads/node"},
+             {"tree_levels", "tree levels"},
+             {"barrier_cycles", "barrier cycles"},
+             {"barrier_ns", "barrier ns"},
+             {"reduce_cycles", "reduce cycles"},
+             {"reduce_ns", "reduce ns"}});
+  t.config("rounds", o.rounds).config("warmup_barriers", 2).config("tree_radix", 4);
+  add_node_config(t, sim::GsnSystemConfig{}.node);
   PlotSeries bar{"ssm_barrier io=1", {}}, red{"ssm_reduce io=1 (double sum)", {}};
   constexpr uint64_t kBar = 0x200000, kRed = 0x200040;
+  Progress prog("bench-gsn", o.nodes.size(), o.progress);
   for (unsigned n : o.nodes) {
-    if (o.progress) fmt::print(stderr, "bench-gsn: {} node(s)...\n", n);
+    name_next_run(fmt::format("{} node(s)", n));
     sim::GsnSystemConfig cfg;
     cfg.nodes = n;
     sim::GsnSystem g(cfg);
@@ -62,22 +78,23 @@ Table gsn_bench(const GsnBenchOptions& o) {
           if (timer) t2 = p.now_cycles();
         },
         o.threads);
-    if (!ok) throw std::runtime_error(fmt::format("bench-gsn: a collective failed on {} nodes", n));
+    if (!ok) throw CheckFailed(fmt::format("bench-gsn: a collective failed or summed wrong on {} nodes", n));
     const double clock = cfg.node.clock_mhz;
     const double bc = double(t1 - t0) / o.rounds, rc = double(t2 - t1) / o.rounds;
-    t.add({fmt::format("{}", n), fmt::format("{}", o.threads), fmt::format("{}", tree_levels(n)),
-           fmt::format("{:.1f}", bc), fmt::format("{:.0f}", bc * 1000.0 / clock), fmt::format("{:.1f}", rc),
-           fmt::format("{:.0f}", rc * 1000.0 / clock)});
+    t.add({num(n), num(o.threads), num(tree_levels(n)), num(bc), num(bc * 1000.0 / clock, 0), num(rc),
+           num(rc * 1000.0 / clock, 0)});
     bar.points.emplace_back(n, bc);
     red.points.emplace_back(n, rc);
+    prog.step(fmt::format("{} node(s)", n));
   }
-  if (!o.plot_dir.empty()) {
-    const auto png = write_plot(o.plot_dir, "gsn_latency",
-                                {"Inter-node collective latency (global sync network, radix 4)", "nodes",
-                                 "cycles per operation", true, false, {bar, red}});
-    fmt::print("plot written to {}\n", png);
-  }
-  return t;
+  PlotSpec spec;
+  spec.title = "Inter-node collective latency (global sync network, radix 4)";
+  spec.xlabel = "nodes";
+  spec.ylabel = "cycles per operation";
+  spec.logx = true;
+  spec.series = {bar, red};
+  spec.y_from_zero = true;
+  return {t, {{"gsn_latency", spec}}};
 }
 
 void add_gsn_commands(Registry& reg) {
@@ -85,31 +102,36 @@ void add_gsn_commands(Registry& reg) {
     struct State {
       GsnBenchOptions g;
       RunFlags f;
+      std::string plot;
     };
     auto st = std::make_shared<State>();
-    c.add_option("--nodes", st->g.nodes, "node counts (1, 2, 4, 16, 64: the built tree models)")
-        ->check(CLI::IsMember({1u, 2u, 4u, 16u, 64u}));
-    c.add_option("--threads", st->g.threads, "participants per node")->check(CLI::Range(1u, 20u));
-    c.add_option("--rounds", st->g.rounds, "timed operations per node count")->check(CLI::Range(1u, 100000u));
-    c.add_option("--plot", st->g.plot_dir, "write a PNG plot into this folder");
-    add_run_flags(c, st->f, "CI-sized run (1, 2, 4 nodes, 3 rounds)", "also write the table as CSV");
-    return [st] {
-      if (st->f.quick) {
-        st->g.nodes = {1, 2, 4};
-        st->g.rounds = 3;
-      }
+    const std::string nodes_help = fmt::format(
+        "node counts, those built: {} (1: the engine's loopback, the others a tree model each; --quick: 1,2,4)",
+        gsn_node_counts_text());
+    add_list(c, "--nodes", st->g.nodes, nodes_help)->check(CLI::IsMember(gsn_node_counts()));
+    c.add_option("--threads", st->g.threads, "participants per node (the node's PEs x threads: 1..20)")
+        ->check(CLI::Range(1u, 20u));
+    c.add_option("--rounds", st->g.rounds, "timed operations per node count (--quick: 3)")->check(CLI::Range(1u, 100000u));
+    c.add_option("--plot", st->plot, "write a PNG plot and its script into this folder");
+    add_run_flags(c, st->f, "CI-sized run (1, 2, 4 nodes, 3 rounds, unless given)",
+                  "also write the table as CSV to this file");
+    return [st, &c] {
+      quick_default(c, st->f, "--nodes", st->g.nodes, {1, 2, 4});
+      quick_default(c, st->f, "--rounds", st->g.rounds, 3u);
       st->g.progress = !st->f.quiet;
-      print_table(gsn_bench(st->g), st->f.csv);
-      return 0;
+      const GsnReport r = gsn_bench(st->g);
+      print_results(r.table, st->f.csv, "gsn");
+      if (!st->plot.empty()) write_plots(st->plot, r.plots);
+      return kExitOk;
     };
-  });
+  }, "which run to trace: one system (every node and the tree) per node count, in the order of --nodes (run 1 = the first)");
 }
 #else
 void add_gsn_commands(Registry& reg) {
   // listed, so that asking for it says why it does not run
   reg.add("bench-gsn", "not in this build: the gsn block is left out (HPCNET_SKIP_BLOCKS)", [](CLI::App& c) -> Runner {
     c.allow_extras();
-    return []() -> int { throw std::runtime_error("bench-gsn: this build leaves out the gsn block (HPCNET_SKIP_BLOCKS)"); };
+    return []() -> int { throw UsageError("bench-gsn", "not in this build: the gsn block is left out (HPCNET_SKIP_BLOCKS)"); };
   });
 }
 #endif

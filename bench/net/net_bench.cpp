@@ -122,7 +122,7 @@ class Bench {
     const NetSpec spec = net_spec(*info, buf);
     auto& slot = nets_[spec.model + "/" + std::to_string(spec.buf_pkts)];
     // a split mesh is not traced (NetSim): HPCNET_TRACE applies to the whole-mesh models
-    if (!slot) slot = info->make(spec, threads > 1 ? TraceWindow{} : trace_from_env());
+    if (!slot) slot = info->make(spec, threads > 1 ? TraceWindow::off() : TraceWindow{});
     return slot.get();
   }
   NetSimBase& need(NetMode m, unsigned buf = 0) {

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "common/cli.hpp"
 #include "common/plot.hpp"
 #include "common/table.hpp"
 #include "sim/net/net_sim.hpp"
@@ -46,16 +47,15 @@ std::unique_ptr<NetSimBase> build(const NetRunOptions& o, const MeshShape& shape
 }
 
 int run(const NetRunOptions& o) {
-  MeshShape shape;
-  NetMode mode;
-  Pattern pattern;
-  try {
-    shape = MeshShape::parse(o.mesh);
-    mode = parse_mode(o.mode);
-    pattern = parse_pattern(o.pattern);
-  } catch (const std::invalid_argument& e) {
-    throw CLI::ValidationError("--mesh/--mode/--pattern", e.what());
-  }
+  const MeshShape shape = MeshShape::parse(o.mesh);  // checked by the options' validators
+  const NetMode mode = parse_mode(o.mode);
+  const Pattern pattern = parse_pattern(o.pattern);
+  // the outputs before anything runs (docs/cli.md)
+  for (const auto& [opt, path] : {std::pair<const char*, const std::string&>{"--link-stats", o.link_csv},
+                                  {"--router-stats", o.router_csv}, {"--heatmap", o.heatmap}, {"--latency-hist", o.hist_csv}})
+    prepare_output(opt, path, OutKind::file);
+  if (!o.heatmap.empty())
+    if (const std::string why = plotting_unavailable(); !why.empty()) throw UsageError("--heatmap", why);
   auto net = build(o, shape, mode);
   const NetSpec& sp = net->spec();
   NetRunConfig rc;
@@ -96,9 +96,9 @@ int run(const NetRunOptions& o) {
            fmt::format("{:.0f}", s.cycles_per_cpu_s()), fmt::format("{:.0f}", s.cycles_per_s()),
            sp.threads > 1 ? fmt::format("{}", net->serial_steps()) : "-"});
   }
-  print_table(t, o.csv);
+  print_table(t, o.csv, "net_run");
   if (tr && s.delivered != tr->packets())
-    throw std::runtime_error(fmt::format("trace {}: {} packets delivered of {}", o.trace, s.delivered, tr->packets()));
+    throw CheckFailed(fmt::format("trace {}: {} packets delivered of {}", o.trace, s.delivered, tr->packets()));
   if (stats) {
     const NetLinkStats ls = link_stats(*net->link_probe());
     if (!o.link_csv.empty()) write_link_csv(ls, o.link_csv);
@@ -157,9 +157,12 @@ void add_net_research_command(Registry& reg) {
           "map, latency histogram (docs/net_sim.md)",
           [](CLI::App& app) -> Runner {
             auto o = std::make_shared<NetRunOptions>();
-            app.add_option("--mesh", o->mesh, "mesh or torus, any size: 8x8, 5x7, 4x4x3, 6x6-torus (default 8x8)");
-            app.add_option("--mode", o->mode, "adbr, dorvct, dorwh (default adbr)");
-            app.add_option("--pattern", o->pattern, "uniform, transpose, bitcomp, bitrev, hotspot, neighbor (default uniform)");
+            app.add_option("--mesh", o->mesh, "mesh or torus, any size: 8x8, 5x7, 4x4x3, 6x6-torus (default 8x8)")
+                ->check(parses([](const std::string& v) { MeshShape::parse(v); }, "MESH"));
+            app.add_option("--mode", o->mode, "adbr, dorvct, dorwh (default adbr)")
+                ->check(parses([](const std::string& v) { parse_mode(v); }, "MODE"));
+            app.add_option("--pattern", o->pattern, "uniform, transpose, bitcomp, bitrev, hotspot, neighbor (default uniform)")
+                ->check(parses([](const std::string& v) { parse_pattern(v); }, "PATTERN"));
             app.add_option("--load", o->load, "offered load, flits/node/cycle (default 0.1)")->check(CLI::Range(0.0, 1.0));
             app.add_option("--buf", o->buf, "input buffer depth, packets (default: the mode's default)")->check(CLI::Range(1u, 8u));
             app.add_option("--warmup", o->warmup, "warm-up cycles (default 5000)");

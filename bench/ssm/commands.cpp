@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "common/cli.hpp"
 #include "common/registry.hpp"
 #include "ssm/ssm_bench.hpp"
 #include "ssm/ssm_burst_bench.hpp"
@@ -17,24 +18,15 @@ namespace {
 void add_demo(Registry& reg) {
   reg.add("demo", "SSM demo: 5 PEs x 4 threads, put/get pipeline and locks, summary + trace", [](CLI::App& d) -> Runner {
     struct State {
-      DemoOptions demo;
-      std::string trace_file;
-      uint64_t trace_first = 0, trace_last = 20000;
+      DemoOptions o;
+      std::string csv;
     };
     auto st = std::make_shared<State>();
-    d.add_option("--values", st->demo.values, "values pushed through the pipeline")->check(CLI::Range(1u, 100000u));
-    d.add_option("--trace", st->trace_file, "write an FST trace of a cycle window to this file");
-    d.add_option("--trace-first", st->trace_first, "first traced cycle");
-    d.add_option("--trace-last", st->trace_last, "last traced cycle");
-    add_system_options(d, st->demo.sys);
-    return [st] {
-      if (!st->trace_file.empty()) {
-        if (st->trace_last < st->trace_first) throw CLI::ValidationError("--trace-last", "must not be below --trace-first");
-        st->demo.trace = {st->trace_file, st->trace_first, st->trace_last};
-      }
-      return ssm_demo(st->demo);
-    };
-  });
+    d.add_option("--values", st->o.values, "values pushed through the pipeline")->check(CLI::Range(1u, 100000u));
+    d.add_option("--csv", st->csv, "also write the summary as a one-row CSV to this file");
+    add_system_options(d, st->o.sys);
+    return [st] { return ssm_demo(st->o, st->csv); };
+  }, "which run to trace: the demo builds one node, run 1");
 }
 
 void add_ssm_bench(Registry& reg) {
@@ -52,13 +44,13 @@ void add_ssm_bench(Registry& reg) {
         ->check(CLI::Range(1u, 100000u));
     b.add_option("--csv", st->csv, "also write the table as CSV to this file");
     b.add_flag("--quiet", st->quiet, "no progress lines");
-    add_system_options(b, st->bo.sys);
+    add_system_options(b, st->bo.sys, false);  // every run chooses its core count (1 or 2)
     return [st] {
       st->bo.progress = !st->quiet;
-      print_table(ssm_bench(st->bo), st->csv);
-      return 0;
+      print_results(ssm_bench(st->bo), st->csv, "ssm");
+      return kExitOk;
     };
-  });
+  }, kSsmBenchRuns);
 }
 
 }  // namespace

@@ -3,12 +3,14 @@
 // of the given SsmSystemConfig.
 #include "ssm/ssm_bench.hpp"
 
-#include <cstdio>
+#include <cmath>
 #include <stdexcept>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "common/cli.hpp"
+#include "common/registry.hpp"
 #include "sim/ssm/ssm_node.hpp"
 
 namespace hpcnet::bench {
@@ -24,33 +26,51 @@ struct Figure {
   double mean() const { return n ? sum / static_cast<double>(n) : 0.0; }
 };
 
-void progress(const SsmBenchOptions& o, const char* what) {
-  if (o.progress) std::fprintf(stderr, "[bench-ssm] %s ...\n", what);
-}
-
 sim::SsmSystemConfig with_cores(sim::SsmSystemConfig c, unsigned cores) {
   c.num_cores = cores;
   return c;
 }
 
 void check_quiet(const char* where) {
-  if (ssm_quiet() != SSM_OK) throw std::runtime_error(fmt::format("bench-ssm: {}: an operation failed", where));
+  if (ssm_quiet() != SSM_OK) throw CheckFailed(fmt::format("bench-ssm: {}: an operation failed", where));
+}
+
+void expect(bool ok, const char* what) {
+  if (!ok) throw CheckFailed(fmt::format("bench-ssm: {}", what));
 }
 
 }  // namespace
 
-Table ssm_bench(const SsmBenchOptions& o) {
-  Table t({"metric", "cores", "threads", "value", "unit", "ns", "note"});
-  auto row = [&](const std::string& metric, unsigned cores, unsigned threads, double cycles, double mhz,
-                 const std::string& note) {
-    t.add({metric, std::to_string(cores), std::to_string(threads), fmt::format("{:.1f}", cycles), "cycles",
-           fmt::format("{:.1f}", cycles * 1000.0 / mhz), note});
-  };
+Results ssm_bench(const SsmBenchOptions& o) {
+  Results t({{"metric", ""},
+             {"cores", ""},
+             {"threads", ""},
+             {"bus_spacing_cycles", "~"},
+             {"latency_cycles", "cycles"},
+             {"latency_ns", "ns"},
+             {"ops_per_kcycle", "ops/1000 cycles"},
+             {"ops", "~"},
+             {"run_cycles", "~"},
+             {"", "note"}});
+  add_node_config(t, o.sys, false);
   const double mhz = o.sys.clock_mhz;
+  const Cell none = num(std::nan(""));
+  // A latency row; a throughput row (ops in `cycles`).
+  auto latency = [&](const char* id, const char* label, unsigned threads, double cycles, const std::string& note) {
+    t.add({shown_as(word(id), label), num(2u), num(threads), num(uint64_t{o.sys.bus.spacing}), num(cycles),
+           num(cycles * 1000.0 / mhz), none, none, none, word(note)});
+  };
+  auto throughput = [&](const char* id, const char* label, unsigned cores, unsigned threads, uint64_t spacing,
+                        double ops, double cycles, const char* what) {
+    t.add({shown_as(word(id), fmt::format("{} (bus spacing {})", label, spacing)), num(cores), num(threads),
+           num(spacing), none, none, num(ops * 1000.0 / cycles), num(ops, 0), num(cycles, 0),
+           word(fmt::format("{:.0f} {} in {:.0f} cycles", ops, what, cycles))});
+  };
+  Progress prog("bench-ssm", 10, o.progress);
 
   // --- latency, 2 cores (default engine)
   {
-    progress(o, "latency");
+    name_next_run("latency");
     SsmNode n(with_cores(o.sys, 2));
     auto& p = n.platform();
     Figure get_present, pingpong, lock_free;
@@ -60,12 +80,12 @@ Table ssm_bench(const SsmBenchOptions& o) {
         ssm_put(A, i);
         check_quiet("put");
         const uint64_t t0 = p.now_cycles();
-        if (ssm_get(A, 8) != i) throw std::runtime_error("bench-ssm: get returned a wrong value");
+        expect(ssm_get(A, 8) == i, "get returned a wrong value");
         get_present.add(p.now_cycles() - t0);
       }
       for (unsigned i = 0; i < o.iters; ++i) {
         const uint64_t t0 = p.now_cycles();
-        if (ssm_lock(L) != SSM_OK) throw std::runtime_error("bench-ssm: lock failed");
+        expect(ssm_lock(L) == SSM_OK, "lock failed");
         lock_free.add(p.now_cycles() - t0);
         ssm_unlock(L);
         check_quiet("unlock");
@@ -77,7 +97,7 @@ Table ssm_bench(const SsmBenchOptions& o) {
       for (unsigned i = 0; i < o.iters; ++i) {
         const uint64_t t0 = p.now_cycles();
         ssm_put(A, i);
-        if (ssm_get(B, 8) != i) throw std::runtime_error("bench-ssm: ping-pong value");
+        expect(ssm_get(B, 8) == i, "ping-pong returned a wrong value");
         pingpong.add(p.now_cycles() - t0);
       }
     });
@@ -86,14 +106,16 @@ Table ssm_bench(const SsmBenchOptions& o) {
       check_quiet("pong");
     });
     n.sys.run();
-    row("get latency (value present)", 2, 1, get_present.mean(), mhz, "issue to return, 1 MMIO write");
-    row("put/get ping-pong round trip", 2, 2, pingpong.mean(), mhz, "put A, get B on PE0; get A, put B on PE1");
-    row("lock latency (free lock)", 2, 1, lock_free.mean(), mhz, "issue to return");
+    latency("get_latency_present", "get latency (value present)", 1, get_present.mean(), "issue to return, 1 MMIO write");
+    latency("put_get_ping_pong", "put/get ping-pong round trip", 2, pingpong.mean(),
+            "put A, get B on PE0; get A, put B on PE1");
+    latency("lock_latency_free", "lock latency (free lock)", 1, lock_free.mean(), "issue to return");
+    prog.step("latency");
   }
 
   // --- lock hand-off: two threads pass one lock back and forth
   {
-    progress(o, "lock hand-off");
+    name_next_run("lock hand-off");
     SsmNode n(with_cores(o.sys, 2));
     auto& p = n.platform();
     constexpr uint64_t L = 0x5000;
@@ -102,7 +124,7 @@ Table ssm_bench(const SsmBenchOptions& o) {
     bool have = false;
     auto player = [&] {
       for (unsigned i = 0; i < o.iters; ++i) {
-        if (ssm_lock(L) != SSM_OK) throw std::runtime_error("bench-ssm: lock failed");
+        expect(ssm_lock(L) == SSM_OK, "lock failed");
         if (have) handoff.add(p.now_cycles() - t_unlock);
         p.compute(300);  // the other thread is parked in the engine by now
         t_unlock = p.now_cycles();
@@ -114,13 +136,15 @@ Table ssm_bench(const SsmBenchOptions& o) {
     n.sys.spawn(0, 0, player);
     n.sys.spawn(2, 1, player);
     n.sys.run();
-    row("lock hand-off", 2, 2, handoff.mean(), mhz, "unlock issue to waiter's lock return");
+    latency("lock_handoff", "lock hand-off", 2, handoff.mean(), "unlock issue to waiter's lock return");
+    prog.step("lock hand-off");
   }
 
   // --- throughput, 1 core against 2 cores, 20 threads
   for (unsigned cores : {1u, 2u}) {
     for (uint64_t spacing : {o.sys.bus.spacing, uint64_t{1}}) {
-      progress(o, fmt::format("throughput, {} core(s), bus spacing {}", cores, spacing).c_str());
+      const std::string label = fmt::format("throughput, {} core(s), bus spacing {}", cores, spacing);
+      name_next_run(label);
       sim::SsmSystemConfig cfg = with_cores(o.sys, cores);
       cfg.bus.spacing = spacing;
       SsmNode n(cfg);
@@ -129,22 +153,22 @@ Table ssm_bench(const SsmBenchOptions& o) {
         const uint64_t a = 0x10000 + 64ull * (pe * 8 + th);
         for (unsigned i = 0; i < o.ops_per_thread; ++i) {
           ssm_put(a, i);
-          if (ssm_get(a, 8) != i) throw std::runtime_error("bench-ssm: throughput value");
+          expect(ssm_get(a, 8) == i, "throughput run: get returned a wrong value");
         }
         check_quiet("throughput");
       });
       const double cycles = static_cast<double>(n.sys.cycles() - t0);
       const double ops = 2.0 * o.ops_per_thread * cfg.num_pe * cfg.num_threads;
-      t.add({fmt::format("ops per 1000 cycles (bus spacing {})", spacing), std::to_string(cores),
-             std::to_string(cfg.num_pe * cfg.num_threads), fmt::format("{:.1f}", ops * 1000.0 / cycles),
-             "ops/1000 cycles", "-",
-             fmt::format("{:.0f} put+get ops in {:.0f} cycles", ops, cycles)});
+      throughput("put_get_throughput", "ops per 1000 cycles", cores, cfg.num_pe * cfg.num_threads, spacing, ops, cycles,
+                 "put+get ops");
+      prog.step(label);
     }
   }
   // --- posted put stream: no thread waits, so the engine (cores, bus) is the limit
   for (unsigned cores : {1u, 2u}) {
     for (uint64_t spacing : {o.sys.bus.spacing, uint64_t{1}}) {
-      progress(o, fmt::format("put stream, {} core(s), bus spacing {}", cores, spacing).c_str());
+      const std::string label = fmt::format("put stream, {} core(s), bus spacing {}", cores, spacing);
+      name_next_run(label);
       sim::SsmSystemConfig cfg = with_cores(o.sys, cores);
       cfg.bus.spacing = spacing;
       SsmNode n(cfg);
@@ -157,9 +181,9 @@ Table ssm_bench(const SsmBenchOptions& o) {
       });
       const double cycles = static_cast<double>(n.sys.cycles() - t0);
       const double ops = 1.0 * per_thread * cfg.num_pe * cfg.num_threads;
-      t.add({fmt::format("put stream per 1000 cycles (bus spacing {})", spacing), std::to_string(cores),
-             std::to_string(cfg.num_pe * cfg.num_threads), fmt::format("{:.1f}", ops * 1000.0 / cycles),
-             "ops/1000 cycles", "-", fmt::format("{:.0f} posted puts to new entries in {:.0f} cycles", ops, cycles)});
+      throughput("put_stream_throughput", "put stream per 1000 cycles", cores, cfg.num_pe * cfg.num_threads, spacing,
+                 ops, cycles, "posted puts to new entries");
+      prog.step(label);
     }
   }
   return t;

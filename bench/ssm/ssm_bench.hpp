@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "common/results.hpp"
 #include "sim/ssm/ssm_system.hpp"
-#include "common/table.hpp"
 
 namespace hpcnet::bench {
 
@@ -21,16 +21,22 @@ struct SsmBenchOptions {
 };
 
 // put/get round-trip latency, lock latency and hand-off, ops per 1000 cycles (1 vs 2 cores).
-Table ssm_bench(const SsmBenchOptions& o);
+// Runs (one node each, in this order; --trace-run counts them): 1 latency and ping-pong, 2 lock
+// hand-off, 3-6 throughput (1 core at the bus spacing, 1 core at spacing 1, 2 cores ...), 7-10
+// the put stream (the same four). A wrong value or a failed operation throws CheckFailed.
+Results ssm_bench(const SsmBenchOptions& o);
+inline constexpr const char* kSsmBenchRuns =
+    "which run to trace: 1 latency and ping-pong, 2 lock hand-off, 3-6 put/get throughput (1 core at --bus-spacing, "
+    "1 core at spacing 1, 2 cores at --bus-spacing, 2 cores at spacing 1), 7-10 the put stream (the same four)";
 
 struct DemoOptions {
   unsigned values = 40;          // values pushed through the pipeline
-  sim::TraceWindow trace;        // FST window (empty file: none)
   sim::SsmSystemConfig sys;
 };
 
 // 5 PEs x 4 threads: a put/get pipeline through all threads plus a lock-protected shared
-// counter. Returns 0 when every check passed; prints a readable summary.
-int ssm_demo(const DemoOptions& o);
+// counter. Prints a readable summary and records it as the table "demo" (and writes it as CSV
+// when `csv` is set); returns kExitOk when every check passed, kExitCheckFailed otherwise.
+int ssm_demo(const DemoOptions& o, const std::string& csv);
 
 }  // namespace hpcnet::bench

@@ -4,28 +4,32 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
-#include <stdexcept>
 
 #include <fmt/format.h>
 
+#include "common/cli.hpp"
 #include "sim/ssm/ssm_node.hpp"
-#include "common/plot.hpp"
 
 namespace hpcnet::bench {
 
-
-Table burst_bench(const BurstBenchOptions& o) {
-  Table t({"participants", "length B", "cycles", "bytes moved", "bytes/cycle", "% of DMA peak", "MB/s"});
+BurstReport burst_bench(const BurstBenchOptions& o) {
+  Results t({{"participants", ""},
+             {"length_bytes", "length B"},
+             {"cycles", ""},
+             {"bytes_moved", "bytes moved"},
+             {"bytes_per_cycle", "bytes/cycle"},
+             {"dma_peak_pct", "% of DMA peak"},
+             {"mb_per_s", "MB/s"}});
+  add_node_config(t, sim::SsmSystemConfig{});
   std::vector<PlotSeries> series;
+  Progress prog("bench-burst", o.participants.size() * o.lengths.size(), o.progress);
   for (unsigned g : o.participants) {
-    if (g < 1 || g > 20) throw std::invalid_argument(fmt::format("bench-burst: {} participants (1..20)", g));
-    if (o.progress) fmt::print(stderr, "bench-burst: {} participants...\n", g);
+    name_next_run(fmt::format("{} participants", g));
     sim::SsmNode node;
     Platform& p = node.platform();
     const double peak = node.sys.config().mem.bytes_per_cycle;
     PlotSeries s{fmt::format("{} participants", g), {}};
     for (unsigned len : o.lengths) {
-      if (len == 0 || len % 8) throw std::invalid_argument(fmt::format("bench-burst: length {} (a multiple of 8)", len));
       std::vector<DmaRegion> src(g), dst(g);
       std::vector<double> ref(len / 8, 0.0);
       for (unsigned k = 0; k < g; ++k) {
@@ -52,26 +56,27 @@ Table burst_bench(const BurstBenchOptions& o) {
         node.sys.memory().read(dst[k].phys, out.data(), len);
         ok = std::memcmp(out.data(), ref.data(), len) == 0;
       }
-      if (!ok) throw std::runtime_error(fmt::format("bench-burst: wrong result ({} participants, {} B)", g, len));
+      if (!ok) throw CheckFailed(fmt::format("bench-burst: wrong result ({} participants, {} B)", g, len));
       const double cycles = double(end - start), bytes = 2.0 * g * len, bpc = bytes / cycles;
-      t.add({fmt::format("{}", g), fmt::format("{}", len), fmt::format("{:.0f}", cycles), fmt::format("{:.0f}", bytes),
-             fmt::format("{:.2f}", bpc), fmt::format("{:.1f}", 100.0 * bpc / peak),
-             fmt::format("{:.0f}", bpc * node.sys.config().clock_mhz)});
+      t.add({num(g), num(len), num(cycles, 0), num(bytes, 0), num(bpc, 2), num(100.0 * bpc / peak, 1),
+             num(bpc * node.sys.config().clock_mhz, 0)});
       s.points.emplace_back(len, 100.0 * bpc / peak);
       for (unsigned k = 0; k < g; ++k) {
         p.dma_free(src[k]);
         p.dma_free(dst[k]);
       }
+      prog.step(fmt::format("{} participants, {} B", g, len));
     }
     series.push_back(std::move(s));
   }
-  if (!o.plot_dir.empty()) {
-    const auto png = write_plot(o.plot_dir, "burst_bandwidth",
-                                {"ssm_burst_reduce bandwidth (double sum, reads + writes)", "bytes per buffer",
-                                 "% of the DMA port's peak", true, false, series});
-    fmt::print("plot written to {}\n", png);
-  }
-  return t;
+  PlotSpec spec;
+  spec.title = "ssm_burst_reduce bandwidth (double sum, reads + writes)";
+  spec.xlabel = "bytes per buffer";
+  spec.ylabel = "% of the DMA port's peak";
+  spec.logx = true;
+  spec.series = series;
+  spec.y_from_zero = true;
+  return {t, {{"burst_bandwidth", spec}}};
 }
 
 void add_burst_command(Registry& reg) {
@@ -79,22 +84,32 @@ void add_burst_command(Registry& reg) {
     struct State {
       BurstBenchOptions b;
       RunFlags f;
+      std::string plot;
     };
     auto st = std::make_shared<State>();
-    c.add_option("--participants", st->b.participants, "participant counts")->check(CLI::Range(1u, 20u));
-    c.add_option("--lengths", st->b.lengths, "bytes per buffer (multiples of 8)")->check(CLI::Range(8u, 1u << 24));
-    c.add_option("--plot", st->b.plot_dir, "write a PNG plot into this folder");
-    add_run_flags(c, st->f, "CI-sized run (2 and 4 participants, 64 B and 1 KB)", "also write the table as CSV");
-    return [st] {
-      if (st->f.quick) {
-        st->b.participants = {2, 4};
-        st->b.lengths = {64, 1024};
-      }
+    add_list(c, "--participants", st->b.participants, "participant counts, 1..20 (--quick: 2,4)")->check(CLI::Range(1u, 20u));
+    add_list(c, "--lengths", st->b.lengths, "bytes per buffer, multiples of 8 in 8..16777216 (--quick: 64,1024)")
+        ->check(CLI::Range(8u, 1u << 24))
+        ->check(CLI::Validator(
+            [](std::string& s) -> std::string {
+              return s.find_first_not_of("0123456789") == std::string::npos && !s.empty() && std::stoull(s) % 8 == 0
+                         ? ""
+                         : fmt::format("{} is not a multiple of 8", s);
+            },
+            "MULTIPLE OF 8"));
+    c.add_option("--plot", st->plot, "write a PNG plot and its script into this folder");
+    add_run_flags(c, st->f, "CI-sized run (2 and 4 participants, 64 B and 1 KB, unless given)",
+                  "also write the table as CSV to this file");
+    return [st, &c] {
+      quick_default(c, st->f, "--participants", st->b.participants, {2, 4});
+      quick_default(c, st->f, "--lengths", st->b.lengths, {64, 1024});
       st->b.progress = !st->f.quiet;
-      print_table(burst_bench(st->b), st->f.csv);
-      return 0;
+      const BurstReport r = burst_bench(st->b);
+      print_results(r.table, st->f.csv, "burst");
+      if (!st->plot.empty()) write_plots(st->plot, r.plots);
+      return kExitOk;
     };
-  });
+  }, "which run to trace: one node per participant count, in the order of --participants (run 1 = the first)");
 }
 
 }  // namespace hpcnet::bench

@@ -7,26 +7,25 @@
 //   lu              SPLASH-2 LU with barriers (software or ssm_barrier) and with ssm_put/ssm_get
 //                   ready words (paper figure 7).
 // Every figure is measured in engine cycles on one simulated node (Verilated engine, host bus,
-// SimSharedMemory for the ordinary memory). A hardware call that fails stops the scenario with
-// an error; --sw-only leaves the hardware columns out ("-").
+// SimSharedMemory for the ordinary memory). A wrong result or a hardware call that fails throws
+// CheckFailed; --sw-only leaves the hardware columns out (empty, "-" on screen).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "sim/ssm/ssm_system.hpp"
+#include "common/plot.hpp"
 #include "common/registry.hpp"
-#include "common/table.hpp"
-
-namespace CLI {
-class App;
-}
+#include "common/results.hpp"
 
 namespace hpcnet::bench {
 
 struct CollBenchOptions {
   sim::SsmSystemConfig sys;     // node: bus, memory, CPU costs
-  bool quick = false;           // few iterations, a subset of sizes (CI)
+  bool quick = false;           // few iterations, a subset of sizes (CI); lu: see the command
   bool progress = true;         // progress lines on stderr
   bool sw_only = false;         // skip the engine's collectives (hardware columns "-")
   std::string placement = "both";  // spread (participant i on PE i mod PEs), packed (PE-major), both
@@ -36,23 +35,21 @@ struct CollBenchOptions {
   unsigned lu_block = 16;
   unsigned lu_threads = 16;
   double lu_cycles_per_flop = 0.25;
+  uint64_t lu_seed = 1;         // matrix values
 };
 
-// A scenario's table and a few summary lines printed under it.
+// A scenario's table, a few summary lines printed under it, and its plots (--plot).
 struct CollReport {
-  Table table;
+  Results table;
   std::string summary;
+  std::vector<Plot> plots;
 };
 
 CollReport bench_barrier(const CollBenchOptions& o);
 CollReport bench_transfer(const CollBenchOptions& o);
+// Throws UsageError, before anything runs, for threads that do not fit on the node or a block
+// that does not divide n.
 CollReport bench_lu(const CollBenchOptions& o);
-
-// Write DIR/<name>.csv (the table), DIR/<name>.gp and DIR/<name>*.png (gnuplot, pngcairo or png).
-void plot_barrier(const Table& t, const std::string& dir);
-void plot_transfer(const Table& t, const std::string& dir);
-void plot_lu(const Table& t, const std::string& dir);
-
 
 // Registers bench-barrier, bench-transfer and lu (bench/ssm/commands.cpp).
 void add_coll_commands(Registry& reg);

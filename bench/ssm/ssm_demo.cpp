@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "common/cli.hpp"
+#include "common/registry.hpp"
 #include "sim/ssm/ssm_node.hpp"
 #include "ssm/ssm_bench.hpp"
 
@@ -15,9 +17,8 @@ namespace hpcnet::bench {
 
 namespace R = ssm_regs;
 
-int ssm_demo(const DemoOptions& o) {
+int ssm_demo(const DemoOptions& o, const std::string& csv) {
   sim::SsmSystemConfig cfg = o.sys;
-  cfg.trace = o.trace;
   sim::SsmNode n(cfg);
   auto& p = n.platform();
   const unsigned stages = cfg.num_pe * cfg.num_threads;
@@ -74,11 +75,23 @@ int ssm_demo(const DemoOptions& o) {
              static_cast<double>(wait_sum) / static_cast<double>(stages * o.values));
   fmt::print("  host bus     : {} MMIO writes, {} reads; DMA: {} writes, {} reads\n", st.bus.writes, st.bus.reads,
              st.mem.dma_writes, st.mem.dma_reads);
-  if (o.trace.enabled())
-    fmt::print("  trace        : {} (cycles {}..{}); open with `make wave`\n", o.trace.file, o.trace.first,
-               o.trace.last);
   fmt::print("  result       : {}\n", ok ? "PASS" : "FAIL");
-  return ok ? 0 : 1;
+
+  Results r({{"values", ""},        {"stages", ""},         {"pipeline_ok", ""},  {"locked_sum", ""},
+             {"expected_sum", ""},  {"cycles", ""},         {"time_us", ""},      {"engine_ops", ""},
+             {"parked_waits", ""},  {"engine_errors", ""},  {"lock_wait_cycles", ""}, {"mmio_writes", ""},
+             {"mmio_reads", ""},    {"dma_writes", ""},     {"dma_reads", ""},    {"result", ""}});
+  add_node_config(r, cfg);
+  r.add({num(uint64_t{o.values}), num(stages), word(pipeline_ok ? "yes" : "no"), num(total), num(expect), num(cycles),
+         num(n.sys.ns(cycles) / 1000.0), num(ops), num(parks), num(errs),
+         num(static_cast<double>(wait_sum) / static_cast<double>(stages * o.values)), num(st.bus.writes),
+         num(st.bus.reads), num(st.mem.dma_writes), num(st.mem.dma_reads), word(ok ? "pass" : "fail")});
+  save_results(r, csv, "demo");
+  if (!ok)
+    std::fprintf(stderr, "hpcnet: check failed: demo: %s\n",
+                 !pipeline_ok ? "the pipeline lost, reordered or changed values"
+                              : total != expect ? "the locked sum differs from the host's" : "the engine counted errors");
+  return ok ? kExitOk : kExitCheckFailed;
 }
 
 }  // namespace hpcnet::bench

@@ -37,6 +37,8 @@ struct ClusterReport {
   double avg_packet_latency = 0;
   double wall_s = 0;
   std::string text() const;            // the readable summary
+  bool passed() const;                 // every result right, every packet delivered once
+  Results results_table(const ClusterOptions& o) const;  // one row: the table "cluster" (--csv, --json)
 };
 
 ClusterReport cluster_run(const ClusterOptions& o);

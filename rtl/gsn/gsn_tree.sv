@@ -122,6 +122,11 @@ module gsn_tree #(
     end
   end
 
+`ifndef SYNTHESIS
+  // The cycle counter of the waveforms (simulation only, no outputs).
+  cmn_sim_cycle u_cycle (.clk_i);
+`endif
+
   // The root turns the combined message around.
   assign nd_dn_valid[Root]                = nd_up_valid[Root];
   assign nd_dn_msg[Root*MsgW +: MsgW]     = nd_up_msg[Root*MsgW +: MsgW];

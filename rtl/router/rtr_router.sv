@@ -793,6 +793,11 @@ module rtr_router #(
   end
   /* verilator lint_on BLKSEQ */
   /* verilator tracing_on */
+`ifndef SYNTHESIS
+  // The cycle counter of the waveforms (simulation only, no outputs).
+  cmn_sim_cycle u_cycle (.clk_i);
+`endif
+
   assign moved_o = moved_q;
 
 endmodule

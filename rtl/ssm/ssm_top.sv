@@ -395,6 +395,11 @@ module ssm_top #(
   assign unused = ^{parked, dm_rsp_valid[DmRetw], dm_rsp_tag, dm_last};
 
 `ifndef SYNTHESIS
+  // The cycle counter of the waveforms (simulation only, no outputs).
+  cmn_sim_cycle u_cycle (.clk_i);
+`endif
+
+`ifndef SYNTHESIS
   // Assertions: DMA requests never cross a 32-byte boundary; reads only by spill and burst.
   always_ff @(posedge clk_i) if (rst_ni) begin
     if (dma_req_valid_o)

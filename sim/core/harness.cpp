@@ -2,7 +2,6 @@
 #include "sim/core/harness.hpp"
 
 #include <cmath>
-#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -19,26 +18,12 @@ extern "C" const char* __ubsan_default_options() {
 
 namespace hpcnet::sim {
 
-TraceWindow trace_from_env() {
-  TraceWindow w;
-  const char* env = std::getenv("HPCNET_TRACE");
-  if (!env || !*env) return w;
-  const std::string spec(env);
-  const size_t c1 = spec.find(':');
-  w.file = spec.substr(0, c1);
-  if (c1 != std::string::npos) {
-    const size_t c2 = spec.find(':', c1 + 1);
-    w.first = std::stoull(spec.substr(c1 + 1, c2 - c1 - 1));
-    if (c2 != std::string::npos) w.last = std::stoull(spec.substr(c2 + 1));
-  }
-  return w;
-}
-
 HarnessCore::HarnessCore(double clock_mhz) : ctx_(std::make_unique<VerilatedContext>()), clock_mhz_(clock_mhz) {
   ctx_->fatalOnError(false);  // assertion failures set gotError() instead of aborting
+  trace_harness_born();
 }
 
-HarnessCore::~HarnessCore() = default;
+HarnessCore::~HarnessCore() { trace_harness_died(); }
 
 void HarnessCore::init_time() {
   // Half a clock period in the context's time unit (10^timeprecision seconds).
@@ -48,16 +33,20 @@ void HarnessCore::init_time() {
 }
 
 void HarnessCore::trace(TraceWindow window) {
-  close_trace();
+  end_trace();
+  if (!window.enabled() && window.inherit) window = requested_trace();
   window_ = std::move(window);
   window_done_ = false;
-  if (window_.enabled()) ctx_->traceEverOn(true);
+  if (!window_.enabled()) return;
+  outcome_ = trace_bind(window_, model_name(), file_);
+  ctx_->traceEverOn(true);
 }
 
 void HarnessCore::open_trace() {
   fst_ = std::make_unique<VerilatedFstC>();
   attach_trace(*fst_);
-  fst_->open(window_.file.c_str());
+  fst_->open(file_.c_str());
+  trace_opened(outcome_, cycles_);
 }
 
 void HarnessCore::close_trace() {
@@ -65,6 +54,13 @@ void HarnessCore::close_trace() {
   fst_->close();
   fst_.reset();
   window_done_ = true;
+  trace_closed(outcome_, dumped_);
+}
+
+void HarnessCore::end_trace() {
+  close_trace();
+  if (outcome_ != SIZE_MAX) trace_ended(outcome_, cycles_);
+  outcome_ = SIZE_MAX;
 }
 
 void HarnessCore::watchdog(uint64_t limit, std::function<uint64_t()> progress, Watchdog::Dump dump) {
@@ -82,7 +78,10 @@ void HarnessCore::check_error() {
 void HarnessCore::after_settle() {
   ctx_->time(2 * cycles_ * half_period_);
   if (!fst_ && !window_done_ && window_.enabled() && cycles_ >= window_.first && cycles_ <= window_.last) open_trace();
-  if (fst_) fst_->dump(ctx_->time());
+  if (fst_) {
+    fst_->dump(ctx_->time());
+    dumped_ = cycles_;
+  }
   check_error();
 }
 
@@ -90,6 +89,7 @@ void HarnessCore::after_edge() {
   ctx_->time((2 * cycles_ + 1) * half_period_);
   if (fst_) {
     fst_->dump(ctx_->time());
+    dumped_ = cycles_;
     if (cycles_ >= window_.last) close_trace();
   }
   ++cycles_;

@@ -15,21 +15,10 @@
 #include <verilated.h>
 #include <verilated_fst_c.h>
 
+#include "sim/core/trace.hpp"
 #include "sim/core/watchdog.hpp"
 
 namespace hpcnet::sim {
-
-// Trace cycles first..last (inclusive, counted by the harness cycle counter) into `file`.
-struct TraceWindow {
-  std::string file;  // empty: no tracing
-  uint64_t first = 0;
-  uint64_t last = UINT64_MAX;
-  bool enabled() const { return !file.empty(); }
-};
-
-// The window asked for by HPCNET_TRACE=file[:first[:last]] (e.g. one failing test:
-// HPCNET_TRACE=/tmp/t.fst:1000:5000 ./test_ssm "name"); disabled when the variable is unset or empty.
-TraceWindow trace_from_env();
 
 class HarnessCore {
  public:
@@ -42,7 +31,9 @@ class HarnessCore {
   uint64_t cycles() const { return cycles_; }  // rising edges so far (reset included)
   double clock_mhz() const { return clock_mhz_; }
 
-  // Trace window; set it before its first cycle (a window already under way opens at once).
+  // Trace window; set it before its first cycle (a window already under way opens at once). An
+  // empty window takes the process's request (requested_trace(), sim/core/trace.hpp) unless it
+  // is TraceWindow::off(). Throws TraceError when the file cannot be written.
   void trace(TraceWindow window);
   bool tracing() const { return fst_ != nullptr; }
   void close_trace();  // flush and close now (also done at the window's end and on destruction)
@@ -56,6 +47,8 @@ class HarnessCore {
   void after_edge();       // trace, window end, error check, counter, watchdog
   void check_error();
   virtual void attach_trace(VerilatedFstC& fst) = 0;
+  virtual std::string model_name() const = 0;
+  void end_trace();  // the harness ends: close, and record what became of the window
 
   std::unique_ptr<VerilatedContext> ctx_;
 
@@ -66,6 +59,9 @@ class HarnessCore {
   uint64_t cycles_ = 0;
   uint64_t half_period_ = 1;  // in units of the context's time precision
   TraceWindow window_;
+  std::string file_;        // the file bound to window_ (unique in the process)
+  size_t outcome_ = SIZE_MAX;  // index in trace_outcomes()
+  uint64_t dumped_ = 0;        // the last cycle written to the trace
   bool window_done_ = false;
   std::unique_ptr<VerilatedFstC> fst_;
   Watchdog watchdog_;
@@ -81,10 +77,10 @@ class Harness final : public HarnessCore {
     model_->clk_i = 0;
     model_->rst_ni = 1;  // reset deasserted first so that asserting it is an edge
     model_->eval();
-    if (window.enabled()) trace(std::move(window));
+    trace(std::move(window));
   }
   ~Harness() override {
-    close_trace();
+    end_trace();
     make_current();  // the current context may be another harness's, already destroyed
     model_->final();
     model_.reset();
@@ -126,6 +122,7 @@ class Harness final : public HarnessCore {
 
  private:
   void attach_trace(VerilatedFstC& fst) override { model_->trace(&fst, 99); }
+  std::string model_name() const override { return model_->modelName(); }
   // Verilator 5.006 registers a model's scopes in the thread's current context and reports a
   // failed assertion ($error, $fatal) to it, not to the model's own context: every harness makes
   // its context the current one before it constructs, evaluates or destroys its model, so that an

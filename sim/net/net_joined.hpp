@@ -25,7 +25,8 @@
 // copies the links inside it itself, and the links to the neighbouring groups go through
 // outboxes of two cycle parities (a group writes this cycle's, its neighbours read the last
 // cycle's), so the inputs each block registers at an edge are the same as on one thread.
-// No FST trace (trace a whole-mesh model).
+// FST trace: block 0 only (routers 0..B0-1 of the first rows), as a split mesh traces its first
+// block; trace a whole-mesh model to see every router.
 #pragma once
 
 #include <algorithm>
@@ -49,8 +50,6 @@ class NetJoined final : public NetSimBase {
   NetJoined(const NetSpec& spec, TraceWindow trace)
       : NetSimBase(checked(spec)), L_(spec), nt_(spec.threads), pool_(spec.threads) {
     const MeshShape& s = spec.shape;
-    if (trace.enabled())
-      throw std::invalid_argument(fmt::format("{}: no FST trace of a joined network (trace a whole-mesh model)", spec.label()));
     nn_ = 2 * s.dims;
     br_ = spec.block[0] * spec.block[1] * spec.block[2];
     if (br_ > 64) throw std::logic_error(fmt::format("NetJoined: blocks of {} routers (at most 64)", br_));
@@ -62,7 +61,7 @@ class NetJoined final : public NetSimBase {
     used_.assign(blocks, 0);
     vmask_.assign(blocks, 0);
     for (unsigned b = 0; b < blocks; ++b) {
-      h_.push_back(std::make_unique<Harness<V>>(312.5));
+      h_.push_back(std::make_unique<Harness<V>>(312.5, b == 0 ? trace : TraceWindow::off()));  // traced: block 0
       for (unsigned l = 0; l < br_; ++l) {
         const auto c = global(b, l);
         if (c[0] >= s.k[0] || c[1] >= s.k[1] || c[2] >= s.k[2]) continue;

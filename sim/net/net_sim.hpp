@@ -16,8 +16,8 @@
 // model's public state (rtr_router.sv, /*verilator public_flat_rd*/): every router with a packet
 // in an input buffer, an output in use or credits missing.
 //
-// Tracing: HPCNET_TRACE=file[:first[:last]] (cycles of the harness, reset included) or the
-// TraceWindow argument of make_net().
+// Tracing: the TraceWindow argument of make_net(), else the process's request (HPCNET_TRACE or
+// the command line, sim/core/trace.hpp); a split mesh traces its first block only.
 #pragma once
 
 #include <algorithm>
@@ -113,7 +113,7 @@ class NetSim final : public NetSimBase {
           fmt::format("NetSim: {}: a split mesh is 2-D with K1 a multiple of the threads, and no torus", spec.label()));
     if (nb_ > 1 && trace.enabled())
       throw std::invalid_argument(fmt::format("NetSim: {}: tracing needs the whole mesh in one model (threads 1)", spec.label()));
-    for (unsigned b = 0; b < nb_; ++b) h_.push_back(std::make_unique<Harness<V>>(312.5, b == 0 ? std::move(trace) : TraceWindow{}));
+    for (unsigned b = 0; b < nb_; ++b) h_.push_back(std::make_unique<Harness<V>>(312.5, b == 0 ? std::move(trace) : TraceWindow::off()));
     const size_t data_bits = static_cast<size_t>(bn_) * spec.flit_bits;
     if (bits_of<decltype(V::inj_data_i)>() < data_bits || bits_of<decltype(V::ej_data_o)>() < data_bits ||
         bits_of<decltype(V::inj_valid_i)>() < bn_)
@@ -376,8 +376,8 @@ std::unique_ptr<NetSimBase> make_net_sim(const NetSpec& s, TraceWindow w) {
 // The model named `model` ("Vnet_mesh_8x8_adbr" or "8x8_adbr") with buffers of buf_pkts packets
 // (0: the model's default, 2 or the DBFC minimum); throws std::invalid_argument listing the built
 // models when there is none, or naming the limits for a depth the model cannot run.
-std::unique_ptr<NetSimBase> make_net(const std::string& model, TraceWindow trace = trace_from_env());
-std::unique_ptr<NetSimBase> make_net(const std::string& model, unsigned buf_pkts, TraceWindow trace = trace_from_env());
+std::unique_ptr<NetSimBase> make_net(const std::string& model, TraceWindow trace = {});
+std::unique_ptr<NetSimBase> make_net(const std::string& model, unsigned buf_pkts, TraceWindow trace = {});
 // A model with this shape and mode that runs buffers of buf_pkts packets (0: the default depth),
 // split for `threads` threads (1: the whole mesh in one model), the smallest such model (fewest
 // slots: the fastest); nullptr if none is built (make_net then joins blocks, find_block).
@@ -388,7 +388,7 @@ NetSpec net_spec(const NetModelInfo& m, unsigned buf_pkts);
 // blocks (find_block, NetJoined); throws std::invalid_argument with net_unavailable's
 // message when neither exists.
 std::unique_ptr<NetSimBase> make_net(const MeshShape& shape, NetMode mode, unsigned buf_pkts = 0, unsigned threads = 1,
-                                     TraceWindow trace = trace_from_env());
+                                     TraceWindow trace = {});
 std::string net_model_list();  // "Vnet_mesh_2x2_adbr (2x2 adbr b2), ..."
 
 // Blocks (Vnet_blk_*, rtl/router/models.cmake) that tile a network of any size (NetJoined,

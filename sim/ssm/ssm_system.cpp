@@ -5,16 +5,10 @@
 
 namespace hpcnet::sim {
 
-namespace {
-// HPCNET_TRACE (see trace_from_env) switches tracing on for any run that did not ask for it.
-SsmSystemConfig with_env_trace(SsmSystemConfig cfg) {
-  if (!cfg.trace.enabled()) cfg.trace = trace_from_env();
-  return cfg;
-}
-}  // namespace
-
+// A run that did not ask for a trace takes the process's request (HPCNET_TRACE or the command
+// line: requested_trace(), sim/core/trace.hpp) in the harness.
 SsmSystem::SsmSystem(SsmSystemConfig cfg)
-    : SsmSystem(with_env_trace(cfg), make_ssm_device(cfg.num_cores, cfg.clock_mhz, with_env_trace(cfg).trace)) {}
+    : SsmSystem(cfg, make_ssm_device(cfg.num_cores, cfg.clock_mhz, cfg.trace)) {}
 
 SsmSystem::SsmSystem(SsmSystemConfig cfg, std::unique_ptr<Device> first, std::vector<std::unique_ptr<Device>> more)
     : cfg_(std::move(cfg)), cluster_(ClusterConfig{cfg_.watchdog_cycles, cfg_.max_cycles}) {

@@ -22,6 +22,7 @@ module tb_cmn_fifo;
     .valid_o, .ready_i, .data_o,
     .count_o
   );
+  cmn_sim_cycle u_cycle (.clk_i(clk));  // the waveform's cycle counter
 
   always #5 clk = ~clk;
 

@@ -273,7 +273,7 @@ void stall_first(Params p) {
 
 }  // namespace
 
-TEST_CASE("cmn_dma_arb N=3: requests once and in order, bursts whole, responses by tag",
+TEST_CASE("cmn_dma_arb N=3: requests once and in order with bursts whole and responses by tag",
           "[cmn_dma_arb]") {
   random_traffic<Vcmn_dma_arb>({3, 40, 2, 32, true}, "cmn_dma_arb N=3");
 }
@@ -281,15 +281,15 @@ TEST_CASE("cmn_dma_arb N=3 AdvanceOnStall=0: the same under ssm_top's arbitratio
           "[cmn_dma_arb]") {
   random_traffic<Vcmn_dma_arb_legacy>({3, 40, 2, 32, false}, "cmn_dma_arb N=3 legacy");
 }
-TEST_CASE("cmn_dma_arb N=5: requests once and in order, bursts whole, responses by tag",
+TEST_CASE("cmn_dma_arb N=5: requests once and in order with bursts whole and responses by tag",
           "[cmn_dma_arb]") {
   random_traffic<Vcmn_dma_arb_n5>({5, 20, 3, 16, true}, "cmn_dma_arb N=5");
 }
-TEST_CASE("cmn_dma_arb N=1: requests once and in order, bursts whole, responses by tag",
+TEST_CASE("cmn_dma_arb N=1: requests once and in order with bursts whole and responses by tag",
           "[cmn_dma_arb]") {
   random_traffic<Vcmn_dma_arb_n1>({1, 8, 1, 8, true}, "cmn_dma_arb N=1");
 }
-TEST_CASE("cmn_dma_arb: a port that stalls every first cycle, both fairness modes", "[cmn_dma_arb]") {
+TEST_CASE("cmn_dma_arb: a port that stalls every first cycle in both fairness modes", "[cmn_dma_arb]") {
   stall_first<Vcmn_dma_arb>({3, 40, 2, 32, true});
   stall_first<Vcmn_dma_arb_legacy>({3, 40, 2, 32, false});
 }

@@ -289,19 +289,19 @@ void full_rate(Params p) {
 
 }  // namespace
 
-TEST_CASE("cmn_realign Bytes=32 Streams=4: every offset pair, random idle and back-pressure",
+TEST_CASE("cmn_realign Bytes=32 Streams=4: every offset pair with random idle and back-pressure",
           "[cmn_realign]") {
   random_streams<Vcmn_realign>({32, 4, 8}, 1, "cmn_realign Bytes=32 Streams=4");
 }
-TEST_CASE("cmn_realign Bytes=8 Streams=1: every offset pair, random idle and back-pressure",
+TEST_CASE("cmn_realign Bytes=8 Streams=1: every offset pair with random idle and back-pressure",
           "[cmn_realign]") {
   random_streams<Vcmn_realign_b8>({8, 1, 1}, 16, "cmn_realign Bytes=8 Streams=1");
 }
-TEST_CASE("cmn_realign Bytes=16 Streams=3: every offset pair, random idle and back-pressure",
+TEST_CASE("cmn_realign Bytes=16 Streams=3: every offset pair with random idle and back-pressure",
           "[cmn_realign]") {
   random_streams<Vcmn_realign_b16s3>({16, 3, 3}, 4, "cmn_realign Bytes=16 Streams=3");
 }
-TEST_CASE("cmn_realign Bytes=32: no latency, one beat a cycle, an overflowing close takes one more",
+TEST_CASE("cmn_realign Bytes=32: no latency and one beat a cycle but an overflowing close takes one more",
           "[cmn_realign]") {
   full_rate<Vcmn_realign>({32, 4, 8});
 }

@@ -183,7 +183,7 @@ static void duplicate_is_an_error(const std::vector<Msg>& m) {
   for (unsigned n = 0; n < 4; ++n) REQUIRE(got[n] == 1);
 }
 
-TEST_CASE("gsn: a child contributing twice sets err, one result per leaf, no hang", "[gsn]") {
+TEST_CASE("gsn: a child contributing twice sets err with one result per leaf and no hang", "[gsn]") {
   std::vector<Msg> m = ops(4, kReduce, RedType::INT64, RedOp::SUM, 0x5000);
   // One harness alive at a time: Verilator 5.006 hangs when a model is destroyed while another,
   // already destroyed context is still the thread's current one.

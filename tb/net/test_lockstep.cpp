@@ -13,7 +13,7 @@
 
 using hpcnet::sim::LockstepPool;
 
-TEST_CASE("LockstepPool: every index once per step, all done when run returns", "[lockstep]") {
+TEST_CASE("LockstepPool: every index once per step and all done when run returns", "[lockstep]") {
   for (unsigned n : {1u, 2u, 3u}) {
     LockstepPool pool(n, std::chrono::hours(1));  // never falls back to serial steps here
     std::vector<unsigned> count(n, 0);  // written by one thread each, read after run()
@@ -31,7 +31,7 @@ TEST_CASE("LockstepPool: every index once per step, all done when run returns", 
   REQUIRE_THROWS_AS(LockstepPool(0), std::invalid_argument);
 }
 
-TEST_CASE("LockstepPool: sleeping threads are woken: idle workers, a caller waiting long", "[lockstep]") {
+TEST_CASE("LockstepPool: sleeping threads are woken: idle workers and a caller waiting long", "[lockstep]") {
   // A waiting thread sleeps after 200 us of spinning; notify() is called only when one sleeps, so
   // a lost wake-up would hang run() here.
   LockstepPool pool(2, std::chrono::hours(1));
@@ -60,7 +60,7 @@ TEST_CASE("LockstepPool: the indices of a step run at the same time", "[lockstep
   REQUIRE(started.load() == 2);
 }
 
-TEST_CASE("LockstepPool: an exception of a worker reaches the caller, the pool goes on", "[lockstep]") {
+TEST_CASE("LockstepPool: an exception of a worker reaches the caller and the pool goes on", "[lockstep]") {
   LockstepPool pool(2);
   std::atomic<unsigned> ran{0};
   REQUIRE_THROWS_WITH(pool.run([&](unsigned i) {
@@ -73,7 +73,7 @@ TEST_CASE("LockstepPool: an exception of a worker reaches the caller, the pool g
   REQUIRE(ran.load() == 4);
 }
 
-TEST_CASE("LockstepPool: a slow worker makes the next steps run on the caller, then parallel again", "[lockstep]") {
+TEST_CASE("LockstepPool: a slow worker makes the next steps run on the caller and then parallel again", "[lockstep]") {
   // a worker that takes far longer than `slow` stands for one the scheduler did not run
   LockstepPool pool(2, std::chrono::microseconds(1000), 5);
   std::vector<std::thread::id> who(2);

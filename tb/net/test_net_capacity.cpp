@@ -47,7 +47,7 @@ void check_matrix(const MeshShape& m, const Traffic& t, unsigned src, int draws)
 
 }  // namespace
 
-TEST_CASE("traffic: dest_probs is the distribution dest() draws from, every pattern", "[net][traffic][capacity]") {
+TEST_CASE("traffic: dest_probs is the distribution dest() draws from for every pattern", "[net][traffic][capacity]") {
   const MeshShape m(4, 4);
   for (Pattern p : kAllPatterns) {
     INFO(pattern_name(p));
@@ -76,7 +76,7 @@ TEST_CASE("capacity: ideal throughput against limits worked out by hand", "[net]
     CHECK(c.dor() == Approx(0.25));
     CHECK(c.any() == Approx(0.25));
   }
-  SECTION("8x8 transpose: dimension order is limited to 1/7, any routing to 1/2") {
+  SECTION("8x8 transpose: dimension order is limited to 1/7 and any routing to 1/2") {
     // (x, y) -> (y, x), X first: the X+ channel leaving column x of row y carries the sources
     // x' <= x < y of the row: 7 at x = 6, y = 7. The cut after column c: (c+1)(7-c) sources
     // cross it eastwards, 16 at c = 3, over 8 links.
@@ -87,7 +87,7 @@ TEST_CASE("capacity: ideal throughput against limits worked out by hand", "[net]
     CHECK(c.dor() == Approx(1.0 / 7));
     CHECK(c.any() == Approx(0.5));
   }
-  SECTION("2x2 uniform: every channel carries 2/3, every node receives 1") {
+  SECTION("2x2 uniform: every channel carries 2/3 and every node receives 1") {
     // node 0 sends 1/3 to each of 1, 2, 3; its X+ channel carries 0->1 and 0->3 (X first), its
     // Y+ channel 0->2 and 1->2 (1 turns at 0). The cut: nodes 0 and 2 send 2/3 each east, over
     // 2 links.
@@ -132,7 +132,7 @@ TEST_CASE("capacity: ideal throughput against limits worked out by hand", "[net]
     CHECK(c.dor() == Approx(0.5));
     CHECK(c.any() == Approx(0.5));
   }
-  SECTION("3x3 torus uniform (odd radix, no ties)") {
+  SECTION("3x3 torus uniform (odd radix: no ties)") {
     // Each node sends 1/8 to each of the 8 others. X phase: offsets +1 and -1 only; the X+ channel
     // leaving a node carries its own packets to the 3 nodes of the next column: 3/8. Y phase: the
     // Y+ channel leaving (x', y) carries the packets of the 3 sources of row y to (x', y+1): 3/8.
@@ -144,7 +144,7 @@ TEST_CASE("capacity: ideal throughput against limits worked out by hand", "[net]
     CHECK(c.cut == Approx(8.0 / 3));
     CHECK(c.dor() == Approx(1.0));  // the injection and ejection ports
   }
-  SECTION("2x2 torus uniform (radix 2: every hop a tie, taken the + way)") {
+  SECTION("2x2 torus uniform (radix 2: every hop a tie taken the + way)") {
     // Each node sends 1/3 to each of 3. The X+ channel leaving (0, y) carries the 2 packets to
     // column 1 (2/3); the X- channels carry nothing. Y+ leaving (x', 0): 2 sources x 1/3. An arc
     // of one column: 2 sources sending 2/3 each outside, over 2 lines x 2 channels (the - way

@@ -56,7 +56,7 @@ std::vector<uint32_t> flit(const MeshShape& s, const PacketTag& t, unsigned f, b
 
 }  // namespace
 
-TEST_CASE("engine: NodeCoords gives MeshShape's hop counts and the route fields, every pair", "[net][engine]") {
+TEST_CASE("engine: NodeCoords gives MeshShape's hop counts and the route fields for every pair", "[net][engine]") {
   for (const char* name : {"8x8", "4x3x2", "16x16", "3x3x3"}) {
     const MeshShape m = MeshShape::parse(name);
     const NodeCoords c(m);
@@ -95,7 +95,7 @@ std::vector<unsigned> torus_bfs(const MeshShape& m, unsigned src) {
   return dist;
 }
 
-TEST_CASE("engine: torus routes are minimal (breadth-first search), + on a tie, and reach the destination",
+TEST_CASE("engine: torus routes are minimal (breadth-first search) with + on a tie and reach the destination",
           "[net][engine]") {
   for (const char* name : {"4x4-torus", "5x3-torus", "8x8-torus", "3x3x3-torus", "4x2x3-torus", "2x2-torus"}) {
     const MeshShape m = MeshShape::parse(name);
@@ -136,7 +136,7 @@ TEST_CASE("engine: torus routes are minimal (breadth-first search), + on a tie, 
   CHECK_THROWS_WITH(MeshShape::parse("8x8-tor"), Contains("bad mesh"));
 }
 
-TEST_CASE("engine: mesh shapes, node ids and hop counts", "[net][engine]") {
+TEST_CASE("engine: mesh shapes with node ids and hop counts", "[net][engine]") {
   const MeshShape m = MeshShape::parse("4x3x2");
   CHECK(m.dims == 3);
   CHECK(m.nodes() == 24);
@@ -201,7 +201,7 @@ TEST_CASE("traffic: permutation patterns on node-id bits and coordinates", "[net
   CHECK_THROWS_WITH(Traffic(MeshShape(4, 3), pc(Pattern::transpose)), Contains("not defined on a 4x3 mesh"));
 }
 
-TEST_CASE("traffic: random patterns: uniform, hotspot, neighbour", "[net][engine][traffic]") {
+TEST_CASE("traffic: random patterns: uniform hotspot neighbour", "[net][engine][traffic]") {
   const MeshShape m(8, 8);
   Rng rng(42);
   const Traffic uni(m, pc(Pattern::uniform));
@@ -260,7 +260,7 @@ TEST_CASE("checker: accepts a correct packet and rejects bad deliveries", "[net]
     CHECK_THROWS_WITH(ck.ejected(14, flit(m, b, 0, false).data(), 110),
                       Contains("route field not zero at ejection: hops (1, 3, 0) left"));
   }
-  SECTION("a route that left the network: ejected elsewhere with hops left, named by its route field") {
+  SECTION("a route that left the network: ejected elsewhere with hops left and named by its route field") {
     CHECK_THROWS_WITH(ck.ejected(13, flit(m, b, 0, false).data(), 110), Contains("hops (1, 3, 0) left"));
   }
   SECTION("non-minimal hop count") {
@@ -322,7 +322,7 @@ TEST_CASE("engine: fake mesh with ejection back-pressure", "[net][engine]") {
   CHECK(s.delivered == s.created);
 }
 
-TEST_CASE("engine: measurement run on the fake mesh: methodology, statistics, determinism", "[net][engine]") {
+TEST_CASE("engine: measurement run on the fake mesh: methodology statistics determinism", "[net][engine]") {
   FakeNet net(spec(MeshShape(8, 8)));
   NetRunConfig rc;
   rc.traffic.load = 0.02;
@@ -403,7 +403,7 @@ TEST_CASE("traffic: every pattern runs on the fake mesh", "[net][engine][traffic
   }
 }
 
-TEST_CASE("engine: beyond saturation the point is unstable; bounded source queues throttle", "[net][engine]") {
+TEST_CASE("engine: beyond saturation the point is unstable and bounded source queues throttle", "[net][engine]") {
   FakeNet net(spec(MeshShape(4, 4)));
   NetRunConfig rc;
   rc.traffic.pattern.pattern = Pattern::hotspot;  // 0.5 of all packets to one ejection port

@@ -162,7 +162,7 @@ uint32_t route2(int x, int y, int z = 0) {
 // its hop counter the hops it made; the mesh goes on delivering. Checked by the invariant (ADBR
 // may take either productive port): where it was ejected + what is left = where it started + its
 // route, hops made = hops asked - hops left, and what is left leaves the mesh there.
-TEMPLATE_TEST_CASE("mesh: a packet whose route leaves the mesh is ejected where it would leave, route kept",
+TEMPLATE_TEST_CASE("mesh: a packet whose route leaves the mesh is ejected where it would leave with its route kept",
                    "[net][mesh][unroutable]", Vnet_mesh_4x4_adbr, Vnet_mesh_4x4_dorvct, Vnet_mesh_4x4_dorwh) {
   RawMesh4x4<TestType> net;
   struct Sent {
@@ -227,9 +227,13 @@ TEST_CASE("mesh: all-to-all 3x3x3 dorvct", "[net][mesh]") { all_to_all("Vnet_mes
 TEST_CASE("mesh: all-to-all 3x3x3 dorwh", "[net][mesh]") { all_to_all("Vnet_mesh_3x3x3_dorwh"); }
 
 // --- the largest buffer depth of the test models (BufPkts = 3); the tests above run 2 (2-D) ---
-TEST_CASE("mesh: all-to-all 4x4 adbr, 3-packet buffers", "[net][mesh]") { all_to_all("Vnet_mesh_4x4_adbr", 0.6, 3); }
-TEST_CASE("mesh: all-to-all 4x4 dorwh, 3-packet buffers", "[net][mesh]") { all_to_all("Vnet_mesh_4x4_dorwh", 0.6, 3); }
-TEST_CASE("mesh: all-to-all 3x3x3 dorvct, 3-packet buffers", "[net][mesh]") {
+TEST_CASE("mesh: all-to-all 4x4 adbr with 3-packet buffers", "[net][mesh]") {
+  all_to_all("Vnet_mesh_4x4_adbr", 0.6, 3);
+}
+TEST_CASE("mesh: all-to-all 4x4 dorwh with 3-packet buffers", "[net][mesh]") {
+  all_to_all("Vnet_mesh_4x4_dorwh", 0.6, 3);
+}
+TEST_CASE("mesh: all-to-all 3x3x3 dorvct with 3-packet buffers", "[net][mesh]") {
   all_to_all("Vnet_mesh_3x3x3_dorvct", 0.6, 3);
 }
 
@@ -239,14 +243,14 @@ TEST_CASE("mesh: all-to-all 3x3x3 dorvct, 3-packet buffers", "[net][mesh]") {
 TEST_CASE("torus: all-to-all 4x4 dorvct", "[net][torus]") { all_to_all("Vnet_torus_4x4_dorvct"); }
 TEST_CASE("torus: all-to-all 3x3x3 dorvct", "[net][torus]") { all_to_all("Vnet_torus_3x3x3_dorvct"); }
 TEST_CASE("torus: all-to-all 2x4 dorvct", "[net][torus]") { all_to_all("Vnet_torus_2x4_dorvct"); }
-TEST_CASE("torus: all-to-all 4x4 dorvct, 3-packet buffers", "[net][torus]") {
+TEST_CASE("torus: all-to-all 4x4 dorvct with 3-packet buffers", "[net][torus]") {
   all_to_all("Vnet_torus_4x4_dorvct", 0.6, 3);
 }
-TEST_CASE("torus: all-to-all 3x3x3 dorvct, 3-packet buffers", "[net][torus]") {
+TEST_CASE("torus: all-to-all 3x3x3 dorvct with 3-packet buffers", "[net][torus]") {
   all_to_all("Vnet_torus_3x3x3_dorvct", 0.6, 3);
 }
 
-TEST_CASE("torus: the bubble rule's minimum depth, and the shapes found by name", "[net][torus]") {
+TEST_CASE("torus: the bubble rule's minimum depth and the shapes found by name", "[net][torus]") {
   REQUIRE_THROWS_WITH(make_net("Vnet_torus_4x4_dorvct", 1), Contains("below the bubble rule's minimum 2"));
   REQUIRE(make_net("Vnet_torus_4x4_dorvct")->spec().buf_pkts == 2);
   REQUIRE(make_net("Vnet_torus_4x4_dorvct")->spec().shape == MeshShape(4, 4).as_torus());
@@ -321,7 +325,7 @@ NetRunConfig uniform_run(const char* model, double load, uint64_t warmup, uint64
 }  // namespace
 
 // --- random traffic at a moderate load in every mode, with ejection back-pressure ---
-TEST_CASE("mesh: uniform traffic with ejection back-pressure, every mode", "[net][mesh]") {
+TEST_CASE("mesh: uniform traffic with ejection back-pressure in every mode", "[net][mesh]") {
   for (const char* m : {"Vnet_mesh_4x4_adbr", "Vnet_mesh_4x4_dorvct", "Vnet_mesh_4x4_dorwh"}) {
     NetRunConfig rc = uniform_run(m, 0.25, 2000, 20000);
     rc.ej_ready_prob = 0.7;
@@ -337,7 +341,7 @@ TEST_CASE("mesh: uniform traffic with ejection back-pressure, every mode", "[net
 // At load 0.01 some packet of every hop count crosses an empty network: its latency (creation to
 // tail ejection) is exactly 2 cycles per hop plus the injection, serialization and ejection
 // cycles (docs/router.md, Timing), in every mode and dimension.
-TEST_CASE("mesh: zero-load latency is 2 cycles per hop plus a fixed overhead, every mode", "[net][mesh]") {
+TEST_CASE("mesh: zero-load latency is 2 cycles per hop plus a fixed overhead in every mode", "[net][mesh]") {
   for (const char* m : {"Vnet_mesh_4x4_adbr", "Vnet_mesh_4x4_dorvct", "Vnet_mesh_4x4_dorwh", "Vnet_mesh_3x3x3_adbr"}) {
     auto net = make_net(m);
     const NetStats s = net->run(uniform_run(m, 0.01, 1000, 30000));
@@ -381,7 +385,7 @@ TEST_CASE("torus: zero-load latency is 2 cycles per hop over the wraparound link
 // free slot) deadlocks under saturated uniform traffic, and the watchdog says so (the saturated
 // torus tests below can fail); with the rule, the same traffic runs and drains. The model without
 // it is not a Vnet_ model (never offered by make_net), so NetSim is built on it directly.
-TEST_CASE("torus: without the bubble rule the 8x8 torus deadlocks, and the watchdog catches it", "[net][torus]") {
+TEST_CASE("torus: without the bubble rule the 8x8 torus deadlocks and the watchdog catches it", "[net][torus]") {
   NetRunConfig rc;
   rc.traffic.load = 1.0;
   rc.traffic.max_queue = 16;
@@ -439,7 +443,7 @@ HPCNET_SATURATED_ALL("Vnet_torus_4x4x4_dorvct", "4x4x4-torus", "dorvct", 2)
 // --- a mesh split into blocks evaluated by two threads (NetSim, docs/net_sim.md, Threads) ---
 // The split model (two 4x2 blocks joined by NetSim) must be the same cycle for cycle as the whole
 // mesh: same seed, same traffic, so every packet's latency, every count and histogram agree.
-TEST_CASE("mesh split for 2 threads: cycle for cycle the whole mesh, every mode", "[net][mesh][threads]") {
+TEST_CASE("mesh split for 2 threads: cycle for cycle the whole mesh in every mode", "[net][mesh][threads]") {
   for (const char* mode : {"adbr", "dorvct", "dorwh"}) {
     for (Pattern p : {Pattern::uniform, Pattern::transpose}) {
       const std::string whole = fmt::format("Vnet_mesh_4x4_{}", mode), split = whole + "_t2";

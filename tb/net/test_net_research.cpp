@@ -87,12 +87,12 @@ uint64_t flit_hops(const NetEngine& e, unsigned pf) {
 
 }  // namespace
 
-TEST_CASE("joined: 8x8 from 4x4 blocks is the whole mesh cycle for cycle, every mode", "[net][joined]") {
+TEST_CASE("joined: 8x8 from 4x4 blocks is the whole mesh cycle for cycle in every mode", "[net][joined]") {
   for (NetMode m : {NetMode::adbr, NetMode::dor_vct, NetMode::dor_wh})
     for (Pattern p : {Pattern::uniform, Pattern::transpose}) same_as_whole(MeshShape(8, 8), m, p, 0.3);
 }
 
-TEST_CASE("joined: on 2 threads (groups of block rows, each its own engine shard) as on one", "[net][joined][threads]") {
+TEST_CASE("joined: on 2 threads (groups of block rows with their own engine shards) as on one", "[net][joined][threads]") {
   for (NetMode m : {NetMode::adbr, NetMode::dor_vct, NetMode::dor_wh}) same_as_whole(MeshShape(8, 8), m, Pattern::transpose, 0.3, 2);
   same_as_whole(MeshShape(4, 4, 4), NetMode::adbr, Pattern::uniform, 0.25, 2);
   same_as_whole(MeshShape(8, 8).as_torus(), NetMode::dor_vct, Pattern::uniform, 0.3, 2);
@@ -106,7 +106,7 @@ TEST_CASE("joined: on 2 threads (groups of block rows, each its own engine shard
   CHECK(deliveries(a->engine()) == deliveries(b->engine()));
 }
 
-TEST_CASE("joined: 4x4 (one block, no link joined) and 4x4x4 (8 blocks) are the whole mesh", "[net][joined]") {
+TEST_CASE("joined: 4x4 (one block with no link joined) and 4x4x4 (8 blocks) are the whole mesh", "[net][joined]") {
   for (NetMode m : {NetMode::adbr, NetMode::dor_vct, NetMode::dor_wh}) same_as_whole(MeshShape(4, 4), m, Pattern::transpose, 0.35);
   same_as_whole(MeshShape(4, 4, 4), NetMode::adbr, Pattern::uniform, 0.25);
 }
@@ -123,13 +123,13 @@ TEST_CASE("joined: the watchdog's dump names the routers of every block by their
   CHECK_THAT(d, !Contains("router 35 "));
 }
 
-TEST_CASE("joined: blocks used in part (2x2 in a 4x4 block, 3x3x3 from 2x2x2 blocks) are the whole mesh", "[net][joined]") {
+TEST_CASE("joined: blocks used in part (2x2 in a 4x4 block and 3x3x3 from 2x2x2 blocks) are the whole mesh", "[net][joined]") {
   for (NetMode m : {NetMode::adbr, NetMode::dor_vct, NetMode::dor_wh}) same_as_whole(MeshShape(2, 2), m, Pattern::uniform, 0.4);
   same_as_whole(MeshShape(3, 3, 3), NetMode::adbr, Pattern::uniform, 0.3);
   same_as_whole(MeshShape(3, 3, 3), NetMode::adbr, Pattern::bitcomp, 0.2);
 }
 
-TEST_CASE("joined: tori of single routers (8x8, 4x4, 2x4, 3x3x3, 4x4x4) are the whole torus cycle for cycle", "[net][joined][torus]") {
+TEST_CASE("joined: tori of single routers (8x8 4x4 2x4 3x3x3 4x4x4) are the whole torus cycle for cycle", "[net][joined][torus]") {
   same_as_whole(MeshShape(8, 8).as_torus(), NetMode::dor_vct, Pattern::uniform, 0.3);
   same_as_whole(MeshShape(8, 8).as_torus(), NetMode::dor_vct, Pattern::transpose, 0.2);
   same_as_whole(MeshShape(4, 4).as_torus(), NetMode::dor_vct, Pattern::uniform, 0.4);
@@ -138,7 +138,7 @@ TEST_CASE("joined: tori of single routers (8x8, 4x4, 2x4, 3x3x3, 4x4x4) are the 
   same_as_whole(MeshShape(4, 4, 4).as_torus(), NetMode::dor_vct, Pattern::bitcomp, 0.3);
 }
 
-TEST_CASE("joined: any size runs; the modes and the refusals name what exists", "[net][joined]") {
+TEST_CASE("joined: any size runs and the modes and refusals name what exists", "[net][joined]") {
   const MeshShape odd(5, 7);
   CHECK(find_net(odd, NetMode::adbr) == nullptr);
   CHECK(net_unavailable(odd, NetMode::adbr).empty());
@@ -170,7 +170,7 @@ TEST_CASE("joined: any size runs; the modes and the refusals name what exists", 
   CHECK_THROWS_WITH(make_net(MeshShape(5, 3, 2), NetMode::dor_wh), Contains("no 5x3x2 dorwh mesh model is built"));
 }
 
-TEST_CASE("link stats: per-link flits sum to the delivered flits times their hops, whole and joined", "[net][linkstats]") {
+TEST_CASE("link stats: per-link flits sum to the delivered flits times their hops (whole and joined)", "[net][linkstats]") {
   for (auto mk : {+[] { return make_net(MeshShape(4, 4), NetMode::adbr); }, +[] { return make_net(MeshShape(4, 4), NetMode::dor_wh); },
                   +[] { return make_net(MeshShape(6, 5), NetMode::dor_vct); },
                   +[] { return make_net(MeshShape(6, 4).as_torus(), NetMode::dor_vct); }}) {
@@ -199,7 +199,7 @@ TEST_CASE("link stats: per-link flits sum to the delivered flits times their hop
   }
 }
 
-TEST_CASE("link stats: a line of 8 routers, utilization by hand; blocked cycles only under contention", "[net][linkstats]") {
+TEST_CASE("link stats: a line of 8 routers with utilization by hand and blocked cycles only under contention", "[net][linkstats]") {
   for (NetMode m : {NetMode::adbr, NetMode::dor_vct, NetMode::dor_wh}) {
     auto net = make_net(MeshShape(8, 1), m);  // joined: two 4x4 blocks, one row used
     INFO(net->spec().label());
@@ -294,7 +294,7 @@ TEST_CASE("trace: format errors name the line", "[net][trace]") {
   CHECK(t.records[2].line == 4);
 }
 
-TEST_CASE("trace: every packet delivered once, at 2 cycles per hop + 6 when alone", "[net][trace]") {
+TEST_CASE("trace: every packet delivered once at 2 cycles per hop + 6 when alone", "[net][trace]") {
   for (bool joined : {false, true}) {
     const MeshShape sh(4, 4);
     auto net = joined ? make_joined(sh, NetMode::adbr) : make_net(sh, NetMode::adbr);
@@ -335,7 +335,7 @@ TEST_CASE("trace: every packet delivered once, at 2 cycles per hop + 6 when alon
   }
 }
 
-TEST_CASE("trace: a dense trace with multi-packet messages, and the example file", "[net][trace]") {
+TEST_CASE("trace: a dense trace with multi-packet messages and the example file", "[net][trace]") {
   auto net = make_net(MeshShape(8, 8), NetMode::dor_vct);
   std::ostringstream txt;
   uint64_t want = 0;

@@ -42,7 +42,7 @@ TEST_CASE("formats: bit fields inside and across 64-bit words", "[formats]") {
   CHECK(x.at(1).bit() == 130);
 }
 
-TEST_CASE("formats: ssm entry, cmd_args, slot and ovf_node against the documented layout", "[formats]") {
+TEST_CASE("formats: ssm entry cmd_args slot and ovf_node against the documented layout", "[formats]") {
   std::mt19937_64 rng(1);
   for (int i = 0; i < 100; ++i) {
     const std::uint64_t v = rng(), r = rng();

@@ -23,7 +23,7 @@ TEST_CASE("ssm_regs: fields pack and unpack a command word", "[regs]") {
   REQUIRE(CMD_WORD_OPCODE.put(0x1f) == (0xfull << 48));  // truncated to the field
 }
 
-TEST_CASE("ssm_regs: offsets, arrays and codes", "[regs]") {
+TEST_CASE("ssm_regs: offsets arrays and codes", "[regs]") {
   REQUIRE(ID_OFFSET == 0x0);
   REQUIRE(ID_MAGIC_RESET == 0x53534d31);
   REQUIRE(CPT_OFFSET + 2 * CPT_STRIDE + CPT_SLOTS_OFFSET == 0x128);

@@ -60,7 +60,7 @@ struct AllocTb {
 
 }  // namespace
 
-TEST_CASE("rtr_alloc: grants match the reference, maximal, one output per input", "[rtr_alloc]") {
+TEST_CASE("rtr_alloc: grants match the reference and are maximal with one output per input", "[rtr_alloc]") {
   std::mt19937_64 rng(hpcnet::tb::seed("rtr_alloc random"));
   AllocTb tb;
   for (int c = 0; c < 50000; ++c) {
@@ -77,7 +77,7 @@ TEST_CASE("rtr_alloc: grants match the reference, maximal, one output per input"
   }
 }
 
-TEST_CASE("rtr_alloc: persistent contention for one output is round-robin, equal shares", "[rtr_alloc]") {
+TEST_CASE("rtr_alloc: persistent contention for one output is round-robin with equal shares", "[rtr_alloc]") {
   AllocTb tb;
   std::array<unsigned, kN> count{}, wait{};
   std::array<int, kN> all;

@@ -145,21 +145,21 @@ void sweep_3d(M& m, bool adbr, bool torus, unsigned inport, std::initializer_lis
 
 }  // namespace
 
-TEST_CASE("rtr_route 2-D ADBR: candidates, DBFC admission and selection, exhaustive", "[rtr_route]") {
+TEST_CASE("rtr_route 2-D ADBR: candidates with DBFC admission and selection (exhaustive)", "[rtr_route]") {
   exhaustive_2d<Vrtr_route_2d_adbr>(true);
 }
 
-TEST_CASE("rtr_route 2-D DOR: one port, one free slot, exhaustive", "[rtr_route]") {
+TEST_CASE("rtr_route 2-D DOR: one port and one free slot (exhaustive)", "[rtr_route]") {
   exhaustive_2d<Vrtr_route_2d_dor>(false);
 }
 
-TEST_CASE("rtr_route 3-D ADBR: candidates, DBFC admission and selection", "[rtr_route]") {
+TEST_CASE("rtr_route 3-D ADBR: candidates with DBFC admission and selection", "[rtr_route]") {
   auto ctx = std::make_unique<VerilatedContext>();
   Vrtr_route_3d_adbr m(ctx.get());
   sweep_3d(m, true, false, 0, {0u, 0x555u, 0xaaau, 0xfffu, 0x1b6u, 0xe49u});
 }
 
-TEST_CASE("rtr_route 2-D torus: DOR with the bubble rule (k by input port), exhaustive", "[rtr_route]") {
+TEST_CASE("rtr_route 2-D torus: DOR with the bubble rule (k by input port) exhaustive", "[rtr_route]") {
   auto ctx = std::make_unique<VerilatedContext>();
   Vrtr_route_2d_torus m(ctx.get());
   std::array<unsigned, 4> cred{};

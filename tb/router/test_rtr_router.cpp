@@ -35,7 +35,7 @@ void run_until_idle(RouterTb<V>& tb, unsigned limit = 2000) {
 }
 }  // namespace
 
-TEST_CASE("rtr_router: zero-load timing, 2 cycles per hop, flits back to back", "[rtr_router]") {
+TEST_CASE("rtr_router: zero-load timing of 2 cycles per hop with flits back to back", "[rtr_router]") {
   RouterTb<Vrtr_router_2d_adbr> tb(2, 2, false);
   std::uint64_t t0 = tb.now();
   tb.send(kXp, packet(7, 3, 0));  // travelling X+, 3 hops left in X
@@ -62,10 +62,10 @@ TEST_CASE("rtr_router: zero-load timing, 2 cycles per hop, flits back to back", 
 // flit before the tail when the tail is already in the buffer and the packet leaves on a network
 // output (it cannot stall there: the tail leaves at the next edge, before a head sent for the credit
 // can arrive); otherwise with the tail.
-TEMPLATE_TEST_CASE("rtr_router VCT: early credit with the flit before the tail, else with the tail",
+TEMPLATE_TEST_CASE("rtr_router VCT: early credit with the flit before the tail or else with the tail",
                    "[rtr_router][credit]", Vrtr_router_2d_adbr, Vrtr_router_2d_dorvct) {
   RouterTb<TestType> tb(2, 2, false);
-  SECTION("network output, tail here: with flit 3") {
+  SECTION("network output with the tail here: with flit 3") {
     tb.send(kXp, packet(1, 2, 0));
     tb.run(12);
     REQUIRE(tb.out[kXp].size() == kFlits);
@@ -78,7 +78,7 @@ TEMPLATE_TEST_CASE("rtr_router VCT: early credit with the flit before the tail, 
     // the pulse is the decision to read the tail; the ejection port is a register: one cycle later
     REQUIRE(tb.cred_at[kXp] == std::vector<std::uint64_t>{tb.out[tb.nn][kFlits - 1].cycle - 1});
   }
-  SECTION("network output, tail not here yet: with the tail") {
+  SECTION("network output with the tail not here yet: with the tail") {
     tb.ingap[kXp] = true;
     tb.send(kXp, packet(3, 2, 0));
     unsigned calls = 0;  // the input's flits 0-3 go at once, then 3 idle cycles, then the tail
@@ -93,7 +93,7 @@ TEMPLATE_TEST_CASE("rtr_router VCT: early credit with the flit before the tail, 
   }
 }
 
-TEST_CASE("rtr_router DOR-VCT, 1-packet buffers: a head follows the early credit without overflow",
+TEST_CASE("rtr_router DOR-VCT with 1-packet buffers: a head follows the early credit without overflow",
           "[rtr_router][credit]") {
   // One slot per input: every packet reuses the slot of the one before; an overflow would fail
   // the RTL assertion a_no_overflow (AssertionFailed). Head to head: 5 flits + 1 cycle.
@@ -153,7 +153,7 @@ TEST_CASE("rtr_router DAMQ: a blocked packet does not block a later one", "[rtr_
 }
 
 TEST_CASE("rtr_router DAMQ: packets to the same output leave in arrival order", "[rtr_router][damq]") {
-  SECTION("DOR-VCT, 2 slots") {
+  SECTION("DOR-VCT with 2 slots") {
     RouterTb<Vrtr_router_2d_dorvct> tb(2, 2, false);
     tb.hold_credits(kXp);
     for (unsigned id = 1; id <= 4; ++id) tb.send(kXp, packet(id, 2, 1));
@@ -170,7 +170,7 @@ TEST_CASE("rtr_router DAMQ: packets to the same output leave in arrival order", 
     REQUIRE(ps.size() == 4);
     for (unsigned n = 0; n < 4; ++n) REQUIRE(id_of(ps[n][0]) == n + 1);
   }
-  SECTION("ADBR, 3 slots, two outputs interleaved") {
+  SECTION("ADBR with 3 slots and two outputs interleaved") {
     RouterTb<Vrtr_router_2d_adbr> tb(2, 3, false);
     tb.hold_credits(kXp);
     tb.hold_credits(kYp);
@@ -191,7 +191,7 @@ TEST_CASE("rtr_router DAMQ: packets to the same output leave in arrival order", 
   }
 }
 
-TEST_CASE("rtr_router DAMQ: capacity, the injection port takes BufPkts packets", "[rtr_router][damq]") {
+TEST_CASE("rtr_router DAMQ capacity: the injection port takes BufPkts packets", "[rtr_router][damq]") {
   auto check = [](auto& tb) {
     tb.ej_ready = false;
     for (unsigned id = 1; id <= 6; ++id) tb.send(tb.nn, packet(id, 0, 0));
@@ -276,7 +276,7 @@ TEST_CASE("rtr_router ADBR: the selection prefers the output with more free slot
   REQUIRE(id_of(tb.packets(kXp)[1][0]) == 3);
 }
 
-TEST_CASE("rtr_router DOR-wormhole: flit credits, a packet may stop on the way", "[rtr_router][wormhole]") {
+TEST_CASE("rtr_router DOR-wormhole: flit credits and a packet may stop on the way", "[rtr_router][wormhole]") {
   RouterTb<Vrtr_router_2d_dorwh> tb(2, 2, true);  // 2 of the model's 3 packets: 10 flit credits
   tb.hold_credits(kXp);
   for (unsigned id = 1; id <= 3; ++id) tb.send(tb.nn, packet(id, 2, 0));
@@ -293,7 +293,7 @@ TEST_CASE("rtr_router DOR-wormhole: flit credits, a packet may stop on the way",
   REQUIRE(ps[2][4] == body_flit(3, 4));
 }
 
-TEMPLATE_TEST_CASE("rtr_router: a head whose route leaves the network is ejected where it is, unchanged",
+TEMPLATE_TEST_CASE("rtr_router: a head whose route leaves the network is ejected where it is and unchanged",
                    "[rtr_router][unroutable]", Vrtr_router_2d_adbr, Vrtr_router_2d_dorvct, Vrtr_router_2d_dorwh) {
   constexpr bool wh = std::is_same_v<TestType, Vrtr_router_2d_dorwh>;
   RouterTb<TestType> tb(2, 2, wh);
@@ -404,7 +404,7 @@ void random_traffic(unsigned dims, unsigned bufpkts, bool wormhole, bool dor, co
 TEST_CASE("rtr_router random traffic: 2-D ADBR", "[rtr_router][random]") {
   random_traffic<Vrtr_router_2d_adbr>(2, 2, false, false, "rtr_router 2d adbr");
 }
-TEST_CASE("rtr_router random traffic: 2-D ADBR, 3 slots", "[rtr_router][random]") {
+TEST_CASE("rtr_router random traffic: 2-D ADBR with 3 slots", "[rtr_router][random]") {
   random_traffic<Vrtr_router_2d_adbr>(2, 3, false, false, "rtr_router 2d adbr b3");
 }
 TEST_CASE("rtr_router random traffic: 2-D DOR-VCT (order per input and output)", "[rtr_router][random]") {

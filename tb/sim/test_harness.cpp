@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -97,7 +98,7 @@ TEST_CASE("harness: watchdog throws Stall without progress", "[sim][harness][wat
   }
 }
 
-TEST_CASE("harness: an RTL error flag becomes AssertionFailed, not an abort", "[sim][harness]") {
+TEST_CASE("harness: an RTL error flag becomes AssertionFailed and not an abort", "[sim][harness]") {
   // No RTL assertion is reachable in ssm_top from here: raise the context's error flag the way
   // a failed assertion does under fatalOnError(false).
   Harness<Vssm_top_1core> h;
@@ -107,4 +108,93 @@ TEST_CASE("harness: an RTL error flag becomes AssertionFailed, not an abort", "[
   CHECK_THROWS_AS(h.step(), AssertionFailed);
   h.step();  // the flag was consumed
   CHECK(h.cycles() == 4);
+}
+
+// Nothing about a trace fails silently (sim/core/trace.hpp).
+namespace {
+const TraceOutcome* outcome_of(const std::vector<TraceOutcome>& all, const fs::path& f) {
+  for (const TraceOutcome& o : all)
+    if (o.file == f.string()) return &o;
+  return nullptr;
+}
+}  // namespace
+
+TEST_CASE("trace: a malformed request names the problem", "[sim][harness][trace]") {
+  CHECK_THROWS_WITH(parse_trace_spec("t.fst:x", "HPCNET_TRACE"), Catch::Contains("first cycle 'x' is not a whole number"));
+  CHECK_THROWS_WITH(parse_trace_spec("t.fst:10:-3", "HPCNET_TRACE"), Catch::Contains("last cycle '-3'"));
+  CHECK_THROWS_WITH(parse_trace_spec("t.fst:10:5", "HPCNET_TRACE"), Catch::Contains("last cycle 5 is below the first 10"));
+  CHECK_THROWS_WITH(parse_trace_spec(":10", "HPCNET_TRACE"), Catch::Contains("no file name"));
+  const TraceWindow w = parse_trace_spec("dir/t.fst:10:20", "x");
+  CHECK(w.file == "dir/t.fst");
+  CHECK(w.first == 10);
+  CHECK(w.last == 20);
+}
+
+TEST_CASE("trace: a file that cannot be written fails before the run", "[sim][harness][trace]") {
+  const fs::path blocker = out("blocker");
+  std::ofstream(blocker) << "a file, not a folder";
+  CHECK_THROWS_AS(Harness<Vssm_top_1core>(200.0, TraceWindow{(blocker / "t.fst").string(), 0, 10}), TraceError);
+  const fs::path deep = fs::path(HPCNET_SIM_TEST_DIR) / "made" / "by" / "harness" / "t.fst";
+  fs::remove_all(fs::path(HPCNET_SIM_TEST_DIR) / "made");
+  {
+    Harness<Vssm_top_1core> h(200.0, TraceWindow{deep.string(), 0, 5});
+    h.step(10);
+  }
+  CHECK(fs::file_size(deep) > 0);  // the missing folders were made
+}
+
+TEST_CASE("trace: a window the run never reaches is reported and one partly reached says so", "[sim][harness][trace]") {
+  const fs::path never = out("never.fst"), part = out("part.fst");
+  {
+    Harness<Vssm_top_1core> a(200.0, TraceWindow{never.string(), 1000, 2000});
+    Harness<Vssm_top_1core> b(200.0, TraceWindow{part.string(), 100, 5000});
+    a.step(300);
+    b.step(300);
+  }
+  const auto all = trace_outcomes();
+  const TraceOutcome* n = outcome_of(all, never);
+  const TraceOutcome* p = outcome_of(all, part);
+  REQUIRE(n);
+  REQUIRE(p);
+  CHECK(!n->written);
+  CHECK(n->end == 300);
+  CHECK_THAT(n->text(), Catch::Contains("no trace written") && Catch::Contains("ended at cycle 300"));
+  CHECK(p->written);
+  CHECK(p->from == 100);
+  CHECK(p->to == 299);
+  CHECK_THAT(p->text(), Catch::Contains("cycles 100..299") && Catch::Contains("ended before cycle 5000"));
+}
+
+TEST_CASE("trace: two models never write the same file", "[sim][harness][trace]") {
+  const fs::path f = out("same.fst"), f2 = out("same-2.fst");
+  {
+    Harness<Vssm_top_1core> a(200.0, TraceWindow{f.string(), 0, 20});
+    Harness<Vssm_top_1core> b(200.0, TraceWindow{f.string(), 0, 20});
+    a.step(30);
+    b.step(30);
+  }
+  CHECK(fs::file_size(f) > 0);
+  CHECK(fs::file_size(f2) > 0);
+  const auto all = trace_outcomes();
+  REQUIRE(outcome_of(all, f2));
+  CHECK(outcome_of(all, f2)->written);
+}
+
+TEST_CASE("trace: the command line's request goes to the models of the run it names", "[sim][harness][trace]") {
+  const fs::path f = out("run.fst"), f2 = out("run-2.fst");
+  set_trace_request(TraceWindow{f.string(), 0, 10}, trace_run() + 2);
+  auto run = [](unsigned models) {  // one run: `models` harnesses alive at once
+    std::vector<std::unique_ptr<Harness<Vssm_top_1core>>> hs;
+    for (unsigned i = 0; i < models; ++i) hs.push_back(std::make_unique<Harness<Vssm_top_1core>>());
+    for (auto& h : hs) h->step(20);
+  };
+  run(1);  // not this one
+  CHECK(!fs::exists(f));
+  run(2);  // this one: both models, each to its own file
+  CHECK(fs::file_size(f) > 0);
+  CHECK(fs::file_size(f2) > 0);
+  fs::remove(f);
+  run(1);  // not this one
+  CHECK(!fs::exists(f));
+  set_trace_request({}, 1);
 }

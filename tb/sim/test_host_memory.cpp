@@ -53,7 +53,7 @@ struct Master {
 
 }  // namespace
 
-TEST_CASE("host memory: sparse byte access, zero on first touch", "[sim][memory]") {
+TEST_CASE("host memory: sparse byte access with zero on first touch", "[sim][memory]") {
   HostMemory mem;
   CHECK(mem.read64(0x1234'5678'9000) == 0);
   CHECK(mem.pages_touched() == 0);
@@ -70,7 +70,7 @@ TEST_CASE("host memory: sparse byte access, zero on first touch", "[sim][memory]
   CHECK(b == 0);
 }
 
-TEST_CASE("host memory: allocator alignment, reuse, zeroing", "[sim][memory]") {
+TEST_CASE("host memory: allocator alignment reuse and zeroing", "[sim][memory]") {
   HostMemory mem;
   DmaRegion a = mem.alloc(100, 64);
   DmaRegion b = mem.alloc(4096, 4096);
@@ -139,7 +139,7 @@ TEST_CASE("host memory: DMA bandwidth follows bytes_per_cycle", "[sim][memory][d
   }
 }
 
-TEST_CASE("host memory: in-order completion, read after write, outstanding limit", "[sim][memory][dma]") {
+TEST_CASE("host memory: in-order completion with read after write and the outstanding limit", "[sim][memory][dma]") {
   MemConfig cfg;
   cfg.latency = 30;
   cfg.max_outstanding = 4;

@@ -46,7 +46,7 @@ std::pair<uint64_t, std::vector<uint64_t>> busy_run() {
 
 }  // namespace
 
-TEST_CASE("scheduler: same program, same cycle counts", "[sim][sched]") {
+TEST_CASE("scheduler: same program gives same cycle counts", "[sim][sched]") {
   auto a = busy_run();
   auto b = busy_run();
   CHECK(a.first == b.first);

@@ -52,7 +52,7 @@ TEST_CASE("ssm: get waits in the engine for a later put", "[ssm]") {
   CHECK(t_get_done > t_put);
 }
 
-TEST_CASE("ssm: lock, trylock and unlock", "[ssm]") {
+TEST_CASE("ssm: lock trylock and unlock", "[ssm]") {
   SsmNode n;
   int a = -9, b = -9, c = -9, d = -9;
   n.sys.spawn(0, 0, [&] {

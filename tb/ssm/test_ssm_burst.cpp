@@ -61,7 +61,7 @@ std::vector<uint8_t> random_buffer(std::mt19937_64& rng, int type, size_t len) {
 
 }  // namespace
 
-TEST_CASE("ssm: burst reduce, random lengths, offsets, types, ops and group sizes", "[ssm][burst]") {
+TEST_CASE("ssm: burst reduce with random lengths offsets types ops and group sizes", "[ssm][burst]") {
   const uint64_t seed = hpcnet::tb::seed("ssm burst");
   std::mt19937_64 rng(seed);
   SsmNode n;
@@ -115,7 +115,7 @@ TEST_CASE("ssm: burst reduce, random lengths, offsets, types, ops and group size
   CHECK(n.drv.errors().empty());
 }
 
-TEST_CASE("ssm: burst reduce with a participant of another length: ERR_MISMATCH for all, no data moved",
+TEST_CASE("ssm: burst reduce with a participant of another length: ERR_MISMATCH for all and no data moved",
           "[ssm][burst][errors]") {
   SsmNode n;
   auto& p = n.platform();

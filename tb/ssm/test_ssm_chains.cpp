@@ -13,7 +13,7 @@ constexpr uint64_t kBase = 0x10000;
 uint64_t stage_addr(unsigned k) { return kBase + 8ull * k; }
 }  // namespace
 
-TEST_CASE("ssm: a 20-stage put/get pipeline delivers every value once, in order", "[ssm][chain]") {
+TEST_CASE("ssm: a 20-stage put/get pipeline delivers every value once and in order", "[ssm][chain]") {
   SsmNode n;
   constexpr unsigned kStages = 20;
   constexpr uint64_t kValues = 60;
@@ -38,7 +38,7 @@ TEST_CASE("ssm: a 20-stage put/get pipeline delivers every value once, in order"
   CHECK(n.drv.errors().empty());
 }
 
-TEST_CASE("ssm: put_n with several readers: each value read exactly `readers` times, in order", "[ssm][chain]") {
+TEST_CASE("ssm: put_n with several readers: each value read once per reader and in order", "[ssm][chain]") {
   SsmNode n;
   constexpr unsigned kReaders = 4;
   constexpr uint64_t kValues = 40;

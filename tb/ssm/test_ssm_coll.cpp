@@ -42,7 +42,7 @@ void barrier_rounds(SsmNode& n, unsigned g, unsigned rounds, int io) {
 
 }  // namespace
 
-TEST_CASE("ssm: back-to-back barriers on one address, 2..20 threads", "[ssm][barrier]") {
+TEST_CASE("ssm: back-to-back barriers on one address with 2..20 threads", "[ssm][barrier]") {
   SsmNode n;
   const uint64_t t0 = n.sys.cycles();
   unsigned total = 0;
@@ -110,7 +110,7 @@ uint64_t random_value(std::mt19937_64& rng, int type) {
 
 }  // namespace
 
-TEST_CASE("ssm: all-reduce, every type and op, results in window order", "[ssm][reduce]") {
+TEST_CASE("ssm: all-reduce of every type and op with results in window order", "[ssm][reduce]") {
   const uint64_t seed = hpcnet::tb::seed("ssm reduce");
   std::mt19937_64 rng(seed);
   SsmNode n;
@@ -241,7 +241,7 @@ TEST_CASE("ssm: malformed collectives are answered with errors and hang nobody",
   CHECK(after - before == engine_errors);
 }
 
-TEST_CASE("ssm: a participant with a different op poisons the reduce; all get ERR_MISMATCH", "[ssm][coll][errors]") {
+TEST_CASE("ssm: a participant with a different op poisons the reduce and all get ERR_MISMATCH", "[ssm][coll][errors]") {
   SsmNode n;
   constexpr uint64_t kRed = 0xB0000;
   std::vector<int> rc(6, 0);

@@ -51,14 +51,14 @@ LockRun contend(unsigned cores, unsigned iters) {
 
 }  // namespace
 
-TEST_CASE("ssm: 20 threads x 100 increments under ssm_lock, 2 cores", "[ssm][lock]") {
+TEST_CASE("ssm: 20 threads x 100 increments under ssm_lock on 2 cores", "[ssm][lock]") {
   const LockRun r = contend(2, 100);
   CHECK(r.final_count == 2000);
   CHECK(r.max_holders == 1);
   for (uint64_t c : r.per_thread) CHECK(c == 100);
 }
 
-TEST_CASE("ssm: 20 threads x 50 increments under ssm_lock, 1 core", "[ssm][lock]") {
+TEST_CASE("ssm: 20 threads x 50 increments under ssm_lock on 1 core", "[ssm][lock]") {
   const LockRun r = contend(1, 50);
   CHECK(r.final_count == 1000);
   CHECK(r.max_holders == 1);

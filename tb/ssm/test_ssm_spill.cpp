@@ -48,7 +48,7 @@ TEST_CASE("ssm: six addresses in one hash set spill two entries and get them bac
   CHECK(free_list == 2);  // both nodes went back to the free list
 }
 
-TEST_CASE("ssm: thousands of live entries exhaust the overflow area; the handler extends it", "[ssm][spill]") {
+TEST_CASE("ssm: thousands of live entries exhaust the overflow area and the handler extends it", "[ssm][spill]") {
   hpcnet::ssm::DriverConfig dcfg;
   dcfg.overflow_bytes = 32 * 32;       // 32 nodes at first
   dcfg.overflow_grow_bytes = 64 * 32;  // 64 more per interrupt
@@ -87,7 +87,7 @@ TEST_CASE("ssm: thousands of live entries exhaust the overflow area; the handler
   INFO("overflow extensions " << n.drv.overflow_extensions() << ", spilled " << ovf);
 }
 
-TEST_CASE("ssm: spills through a slow, narrow DMA port (back-pressure on both DMA masters)", "[ssm][spill]") {
+TEST_CASE("ssm: spills through a slow narrow DMA port (back-pressure on both DMA masters)", "[ssm][spill]") {
   hpcnet::sim::SsmSystemConfig cfg;
   cfg.mem.max_outstanding = 1;   // the port refuses requests while one is in flight
   cfg.mem.bytes_per_cycle = 1.0;

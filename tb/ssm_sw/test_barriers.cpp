@@ -71,7 +71,7 @@ TEST_CASE("baseline: tournament roles follow MCS 1991", "[baseline]") {
   CHECK(b.role(1, 2) == R::Unused);
 }
 
-TEST_CASE("baseline: barriers hold everybody until the last arrival, P = 1..20", "[baseline]") {
+TEST_CASE("baseline: barriers hold everybody until the last arrival for P = 1..20", "[baseline]") {
   for (const std::string kind : {"tournament", "dissemination"})
     for (unsigned p = 1; p <= 20; ++p) {
       SwNode n;
@@ -97,7 +97,7 @@ TEST_CASE("baseline: thousands of back-to-back barriers", "[baseline]") {
     }
 }
 
-TEST_CASE("baseline: remote writes per barrier match the textbook counts, P = 2..20", "[baseline]") {
+TEST_CASE("baseline: remote writes per barrier match the textbook counts for P = 2..20", "[baseline]") {
   for (unsigned p = 2; p <= 20; ++p) {
     const unsigned episodes = 25;
     unsigned lg = 0;
@@ -125,7 +125,7 @@ TEST_CASE("baseline: remote writes per barrier match the textbook counts, P = 2.
   }
 }
 
-TEST_CASE("baseline: a barrier across PEs costs bus transactions, inside a PE only hits", "[baseline]") {
+TEST_CASE("baseline: a barrier across PEs costs bus transactions and inside a PE only hits", "[baseline]") {
   // Two participants on one PE: the flags never leave the PE's cache after the first episode.
   SwNode same;
   {

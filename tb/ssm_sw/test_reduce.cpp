@@ -38,7 +38,7 @@ TEST_CASE("baseline: combine on integers", "[baseline][reduce]") {
   CHECK_THROWS_AS(combine(SSM_INT64, 7, 1, 2), std::invalid_argument);
 }
 
-TEST_CASE("baseline: combine on doubles: IEEE sum, maximum/minimum with NaN and signed zeros",
+TEST_CASE("baseline: combine on doubles: IEEE sum and maximum/minimum with NaN and signed zeros",
           "[baseline][reduce]") {
   const double inf = std::numeric_limits<double>::infinity();
   const uint64_t qnan = d(std::numeric_limits<double>::quiet_NaN());

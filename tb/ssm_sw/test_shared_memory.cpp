@@ -49,7 +49,7 @@ TEST_CASE("shm: default costs come from the node's bus and memory", "[shm]") {
   CHECK(d.hit_cycles == 3);
 }
 
-TEST_CASE("shm: load miss, hit, upgrade, store hit", "[shm]") {
+TEST_CASE("shm: load miss then hit then upgrade then store hit", "[shm]") {
   SwNode n;
   const uint64_t a = n.shm.alloc(64, CpuId{0, 0});
   std::vector<uint64_t> cost;
@@ -73,7 +73,7 @@ TEST_CASE("shm: load miss, hit, upgrade, store hit", "[shm]") {
   CHECK(n.shm.load64(a + 8) == 6);
 }
 
-TEST_CASE("shm: a store invalidates other PEs; their next load is forwarded", "[shm]") {
+TEST_CASE("shm: a store invalidates other PEs and their next load is forwarded", "[shm]") {
   SwNode n;
   const uint64_t a = n.shm.alloc(64, CpuId{0, 0});
   uint64_t store_cost = 0, reload_cost = 0, reloaded = 0;
@@ -117,7 +117,7 @@ TEST_CASE("shm: an invalidated PE reads its old copy until the invalidation arri
   CHECK(stale_reads > 40);
 }
 
-TEST_CASE("shm: threads of one PE share its cache; a store is visible when it completes", "[shm]") {
+TEST_CASE("shm: threads of one PE share its cache and a store is visible when it completes", "[shm]") {
   SwNode n;
   const uint64_t a = n.shm.alloc(64, CpuId{0, 1});
   uint64_t hit_cost = 0, early = 99, late = 0, seen_at = 0;
@@ -160,7 +160,7 @@ TEST_CASE("shm: remote writes count stores to memory homed at another thread", "
   CHECK(n.shm.total().stores == 0);
 }
 
-TEST_CASE("shm: transactions share one link; streaming overlaps misses", "[shm]") {
+TEST_CASE("shm: transactions share one link and streaming overlaps misses", "[shm]") {
   SwNode n;
   const uint64_t a = n.shm.alloc(64, CpuId{0, 0});
   const uint64_t b = n.shm.alloc(64, CpuId{1, 0});

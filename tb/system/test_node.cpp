@@ -42,7 +42,7 @@ struct TwoDeviceNode {
 
 }  // namespace
 
-TEST_CASE("node: devices are opened by id; an absent id is named", "[system][node]") {
+TEST_CASE("node: devices are opened by id and an absent id is named", "[system][node]") {
   TwoDeviceNode n;
   Platform& p = n.sys->platform();
   CHECK(p.has_device(ssm::kDeviceId));
@@ -57,7 +57,7 @@ TEST_CASE("node: devices are opened by id; an absent id is named", "[system][nod
   CHECK_THROWS_WITH(SsmSystem({}, std::make_unique<FakeDevice>(), std::move(more)), Catch::Contains("a second device"));
 }
 
-TEST_CASE("node: SSM and a fake device, interleaved MMIO and DMA from several threads, irqs to their own handlers",
+TEST_CASE("node: SSM and a fake device: interleaved MMIO and DMA from several threads and irqs to their own handlers",
           "[system][node]") {
   TwoDeviceNode n;
   Platform& p = n.sys->platform();

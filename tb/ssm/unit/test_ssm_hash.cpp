@@ -48,7 +48,7 @@ std::vector<std::uint64_t> fill_set(HashTb& tb, unsigned s) {
 
 }  // namespace
 
-TEST_CASE("ssm_hash: hit, miss, update broadcast, latency, counters", "[ssm_hash]") {
+TEST_CASE("ssm_hash: hit miss update broadcast latency and counters", "[ssm_hash]") {
   HashTb tb(seed("ssm_hash hit/miss"));
   tb.add_chunk(kBase, 4);
   std::uint64_t a = addr_in_set(0x4000, 3), b = addr_in_set(0x9000, 3);
@@ -104,7 +104,7 @@ TEST_CASE("ssm_hash: set conflict spills to the overflow area", "[ssm_hash]") {
   tb.check_quiet();
 }
 
-TEST_CASE("ssm_hash: free on chip, in the middle and at the head of the chain, node reuse", "[ssm_hash]") {
+TEST_CASE("ssm_hash: free on chip in the middle and at the head of the chain and node reuse", "[ssm_hash]") {
   HashTb tb(seed("ssm_hash free"));
   tb.lat_max = 4;
   tb.add_chunk(kBase, 8);
@@ -165,7 +165,8 @@ TEST_CASE("ssm_hash: exhausted overflow area waits for a new chunk", "[ssm_hash]
   for (auto x : a) CHECK(tb.op(1, x, rel()).hit);
 }
 
-TEST_CASE("ssm_hash: different banks in parallel, same bank one cycle apart, same set serialized", "[ssm_hash]") {
+TEST_CASE("ssm_hash: different banks in parallel with same bank one cycle apart and same set serialized",
+          "[ssm_hash]") {
   HashTb tb(seed("ssm_hash banks"));
   std::uint64_t s0 = addr_in_set(0x1000, 0), s1 = addr_in_set(0x2000, 1), s4 = addr_in_set(0x3000, 4);
   std::uint64_t s0b = addr_in_set(0x4000, 0);

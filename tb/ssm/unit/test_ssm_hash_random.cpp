@@ -50,7 +50,7 @@ void run_random(HashTb& tb, unsigned rounds, unsigned jobs) {
 
 }  // namespace
 
-TEST_CASE("ssm_hash: random two clients, idle cycles and slow DMA", "[ssm_hash][random]") {
+TEST_CASE("ssm_hash: random two clients with idle cycles and slow DMA", "[ssm_hash][random]") {
   HashTb tb(seed("ssm_hash random slow"));
   tb.max_idle = 4;
   tb.max_delay = 3;
@@ -60,7 +60,7 @@ TEST_CASE("ssm_hash: random two clients, idle cycles and slow DMA", "[ssm_hash][
   run_random(tb, 200, 30);
 }
 
-TEST_CASE("ssm_hash: random two clients, back-to-back", "[ssm_hash][random]") {
+TEST_CASE("ssm_hash: random two clients back-to-back", "[ssm_hash][random]") {
   HashTb tb(seed("ssm_hash random fast"));
   tb.lat_max = 2;
   run_random(tb, 200, 30);

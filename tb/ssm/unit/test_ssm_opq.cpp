@@ -57,7 +57,7 @@ bool parked(OpqTb& tb, unsigned w) { return (tb.m().parked_o >> w) & 1; }
 
 }  // namespace
 
-TEST_CASE("ssm_opq: program order, one operation per window in flight, full_o", "[ssm_opq]") {
+TEST_CASE("ssm_opq: program order with one operation per window in flight and full_o", "[ssm_opq]") {
   OpqTb tb;
   std::mt19937_64 rng(seed("ssm_opq order"));
   for (unsigned i = 1; i <= 4; ++i) push(tb, 3, mk(i == 2 ? kPut : kGet, kA, i));
@@ -119,7 +119,7 @@ TEST_CASE("ssm_opq: a parked window does not block the others", "[ssm_opq]") {
   CHECK(tb.q[0].size() == 2);
 }
 
-TEST_CASE("ssm_opq: an update wakes parked put/get heads on its address, never locks", "[ssm_opq]") {
+TEST_CASE("ssm_opq: an update wakes parked put/get heads on its address but never locks", "[ssm_opq]") {
   OpqTb tb;
   (void)seed("ssm_opq wake");
   const unsigned opc[] = {kPut, kGet, kLock, kPut, kGet};
@@ -229,7 +229,7 @@ TEST_CASE("ssm_opq: round-robin dispatch over the windows", "[ssm_opq]") {
   for (unsigned i = 0; i < order.size(); ++i) CHECK(order[i] == i % kWin);
 }
 
-TEST_CASE("ssm_opq: collectives go to the collective unit only, complete through ext_done", "[ssm_opq]") {
+TEST_CASE("ssm_opq: collectives go to the collective unit only and complete through ext_done", "[ssm_opq]") {
   OpqTb tb;
   (void)seed("ssm_opq collectives");
   // windows 0-2: a barrier, a reduce and a burst, each followed by a put; window 3: two puts

@@ -162,10 +162,10 @@ void run_random(std::uint64_t s, bool park_on_core1, unsigned cycles) {
 
 }  // namespace
 
-TEST_CASE("ssm_opq: random traffic, parks through core 0 only", "[ssm_opq][random]") {
+TEST_CASE("ssm_opq: random traffic with parks through core 0 only", "[ssm_opq][random]") {
   run_random(seed("ssm_opq random core 0 parks"), false, 200000);
 }
 
-TEST_CASE("ssm_opq: random traffic, parks through both cores", "[ssm_opq][random]") {
+TEST_CASE("ssm_opq: random traffic with parks through both cores", "[ssm_opq][random]") {
   run_random(seed("ssm_opq random both cores park"), true, 200000);
 }

@@ -1,0 +1,179 @@
+// bench/common/cli.cpp: see cli.hpp.
+#include "common/cli.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "common/table.hpp"
+#include "sim/core/trace.hpp"
+
+extern const char* const hpcnet_git_version;  // generated (cmake/version.cmake)
+
+namespace hpcnet::bench {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The trace the command line asked for (TraceOptions::check), to tell when its run never came.
+struct TraceAsked {
+  std::string file;
+  unsigned run = 1;
+};
+TraceAsked& trace_asked() {
+  static TraceAsked a;
+  return a;
+}
+
+std::map<unsigned, std::string>& run_names() {
+  static std::map<unsigned, std::string> n;
+  return n;
+}
+
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// The nearest existing ancestor of p that is not a folder, if any ("a path under a file").
+std::string file_in_the_way(const fs::path& p) {
+  std::error_code ec;
+  for (fs::path q = p; !q.empty() && q != q.root_path(); q = q.parent_path())
+    if (fs::exists(q, ec) && !fs::is_directory(q, ec)) return q.string();
+  return {};
+}
+
+}  // namespace
+
+void prepare_output(const std::string& option, const std::string& path, OutKind kind) {
+  if (path.empty()) return;
+  const fs::path p(path);
+  std::error_code ec;
+  const fs::path folder = kind == OutKind::folder ? p : p.parent_path();
+  if (kind == OutKind::file && fs::is_directory(p, ec)) throw UsageError(option, fmt::format("'{}' is a folder, not a file", path));
+  if (!folder.empty()) {
+    if (const std::string f = file_in_the_way(folder); !f.empty())
+      throw UsageError(option, fmt::format("cannot make the folder of '{}': '{}' is a file", path, f));
+    fs::create_directories(folder, ec);
+    if (ec) throw UsageError(option, fmt::format("cannot make the folder '{}': {}", folder.string(), ec.message()));
+  }
+  // Can we write there? A file: open it for appending (creates it, keeps what is there); a
+  // folder: create and remove a probe file.
+  const fs::path probe = kind == OutKind::file ? p : p / ".hpcnet-write-check";
+  const bool existed = fs::exists(probe, ec);
+  {
+    std::ofstream f(probe, std::ios::app);
+    if (!f) throw UsageError(option, fmt::format("cannot write '{}': {}", probe.string(), std::strerror(errno)));
+  }
+  if (!existed) fs::remove(probe, ec);
+}
+
+const CLI::Validator& finite() {
+  static const CLI::Validator v(
+      [](std::string& s) -> std::string {
+        try {
+          size_t used = 0;
+          const double d = std::stod(s, &used);
+          if (used == s.size() && std::isfinite(d)) return {};
+        } catch (const std::exception&) {
+        }
+        return fmt::format("'{}' is not a finite number", s);
+      },
+      "FINITE");
+  return v;
+}
+
+const CLI::Validator& unsigned_number() {
+  static const CLI::Validator v(
+      [](std::string& s) -> std::string {
+        if (!s.empty() && s.find_first_not_of("0123456789") == std::string::npos) return {};
+        return fmt::format("'{}' is not a whole number >= 0", s);
+      },
+      "");
+  return v;
+}
+
+void check_numbers(CLI::App& app) {
+  for (CLI::Option* o : app.get_options()) {
+    const std::string t = o->get_type_name();  // "FLOAT", "UINT:UINT in [1 - 64]", ...
+    auto is = [&t](const char* k) { return t.rfind(k, 0) == 0 && (t.size() == std::strlen(k) || t[std::strlen(k)] == ':'); };
+    if (is("FLOAT")) o->check(finite());
+    if (is("UINT")) o->check(unsigned_number());
+  }
+}
+
+void require_with(const CLI::App& app, const std::string& opt, const std::string& needs) {
+  if (app.count(opt) && !app.count(needs)) throw UsageError(opt, fmt::format("applies only with {}", needs));
+}
+
+void reject_if_given(const CLI::App& app, const std::string& opt, const std::string& why) {
+  if (app.count(opt)) throw UsageError(opt, fmt::format("does not apply: {}", why));
+}
+
+void TraceOptions::add(CLI::App& app, const std::string& run_help) {
+  app.add_option("--trace", file, "write an FST trace of a cycle window of one run to this file (each further model of that run: FILE-2.fst, ...)");
+  app.add_option("--trace-first", first, "first traced cycle (harness cycles, reset included)");
+  app.add_option("--trace-last", last, "last traced cycle");
+  app.add_option("--trace-run", run, run_help.empty() ? "which run to trace: runs are counted by the models alive at once, 1 = the first" : run_help)
+      ->check(CLI::Range(1u, 1000000u));
+}
+
+void TraceOptions::check(const CLI::App& app) const {
+  for (const char* o : {"--trace-first", "--trace-last", "--trace-run"}) require_with(app, o, "--trace");
+  if (file.empty()) return;
+  if (last < first) throw UsageError("--trace-last", fmt::format("{} is below --trace-first {}", last, first));
+  prepare_output("--trace", file, OutKind::file);
+  std::error_code ec;
+  fs::remove(file, ec);  // made by the check; the harness writes it when its window opens
+  sim::TraceWindow w;
+  w.file = file;
+  w.first = first;
+  w.last = last;
+  sim::set_trace_request(w, run);
+  trace_asked() = {file, run};
+}
+
+bool report_traces() {
+  bool ok = true;
+  const std::vector<sim::TraceOutcome> outs = sim::trace_outcomes();
+  for (const sim::TraceOutcome& o : outs) {
+    const auto name = run_names().find(o.run);
+    fmt::print("{}{}\n", o.text(), name == run_names().end() ? "" : fmt::format(" [run {}: {}]", o.run, name->second));
+    ok = ok && o.written;
+  }
+  if (const TraceAsked& a = trace_asked(); !a.file.empty() && outs.empty()) {  // the run asked for never came
+    fmt::print("no trace written to {}: --trace-run {} asked for, the command ran {} run(s)\n", a.file, a.run,
+               sim::trace_run());
+    ok = false;
+  }
+  return ok;
+}
+
+void name_next_run(const std::string& label) { run_names()[sim::trace_run() + 1] = label; }
+
+const char* version() { return hpcnet_git_version; }
+
+void print_banner(const std::string& command, const std::string& seed) {
+  fmt::print("hpcnet {} {}: seed {}\n", version(), command, seed);
+  std::fflush(stdout);  // before the progress lines on stderr
+}
+
+Progress::Progress(std::string what, size_t total, bool on) : what_(std::move(what)), total_(total), on_(on), t0_(now_s()) {}
+
+void Progress::step(const std::string& label) {
+  ++done_;
+  if (!on_) return;
+  const double el = now_s() - t0_;
+  std::string left;
+  if (done_ < total_) left = fmt::format(", ~{:.0f} s left", el / static_cast<double>(done_) * static_cast<double>(total_ - done_));
+  std::fprintf(stderr, "[%s %zu/%zu] %s  (%.1f s%s)\n", what_.c_str(), done_, total_, label.c_str(), el, left.c_str());
+}
+
+}  // namespace hpcnet::bench
