@@ -79,8 +79,8 @@ int run(const NetRunOptions& o) {
     rc.warmup = 0;
     rc.measure = tr->last_time() + 1;
     rc.final_drain = NetRunConfig::Drain::always;
-    traffic = fmt::format("trace {} ({} messages, {} packets, {} flits of padding)", o.trace, tr->records.size(), tr->packets(),
-                          tr->padded_flits());
+    traffic = fmt::format("trace {} ({} messages, {} packets, {} flits of padding)",
+                          std::filesystem::path(o.trace).filename().string(), tr->records.size(), tr->packets(), tr->padded_flits());
   }
   const bool stats = !o.link_csv.empty() || !o.router_csv.empty() || !o.heatmap.empty();
   if (stats) net->enable_link_stats();
