@@ -166,7 +166,9 @@ std::string write_heatmap(const std::string& dir, const std::string& name, const
   const int px = 900, py = std::max(300, static_cast<int>(px * h / w) + 60);
   f << fmt::format("set terminal {} size {},{}\nset output {}\nset termoption noenhanced\n", terminal(), px, py,
                    quoted(png.string()));
-  f << fmt::format("set title {}\nset xlabel {}\nset ylabel {}\nset cblabel {}\n", quoted(spec.title), quoted(spec.xlabel),
+  std::string title = quoted(spec.title);  // a line break of the title: gnuplot's \n in a "string"
+  for (size_t i = title.find('\n'); i != std::string::npos; i = title.find('\n', i + 2)) title.replace(i, 1, "\\n");
+  f << fmt::format("set title {}\nset xlabel {}\nset ylabel {}\nset cblabel {}\n", title, quoted(spec.xlabel),
                    quoted(spec.ylabel), quoted(spec.cblabel));
   f << fmt::format("set size ratio -1\nset xrange [{}:{}]\nset yrange [{}:{}]\nset cbrange [0:{}]\n", x0 - 0.7, x1 + 0.7,
                    y0 - 0.7, y1 + 0.7, vmax);

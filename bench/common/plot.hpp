@@ -53,7 +53,7 @@ void write_plots(const std::string& dir, const std::vector<Plot>& plots);
 // arrow from (x0, y0) to (x1, y1) coloured by its value on one colour scale from 0 to cbmax (0:
 // the largest value), the points (e.g. the routers) drawn as dots with their labels. The data
 // and the script go to <dir>/<name>.gp, the picture to <dir>/<name>.png (noenhanced text: names
-// with '_' print as written).
+// with '_' print as written; a '\n' in the title breaks the line).
 struct HeatSegment {
   double x0, y0, x1, y1, value;
 };

@@ -104,8 +104,8 @@ int run(const NetRunOptions& o) {
     if (!o.link_csv.empty()) write_link_csv(ls, o.link_csv);
     if (!o.router_csv.empty()) write_input_csv(ls, o.router_csv);
     if (!o.heatmap.empty())
-      fmt::print("heat map: {}\n", write_link_heatmap(ls, o.heatmap, fmt::format("{}, {}: link utilization (flits/cycle), "
-                                                                                   "{} cycles", sp.label(), traffic, ls.cycles)));
+      fmt::print("heat map: {}\n", write_link_heatmap(ls, o.heatmap, fmt::format("{}, {}\nlink utilization (flits/cycle) over {} cycles",
+                                                                                   sp.label(), traffic, ls.cycles)));
   }
   if (!o.hist_csv.empty()) write_histogram_csv(latency_histogram(s, o.hist_bin), o.hist_csv);
   return 0;

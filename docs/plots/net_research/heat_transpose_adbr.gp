@@ -1,7 +1,7 @@
 set terminal pngcairo size 900,960
 set output "docs/plots/net_research/heat_transpose_adbr.png"
 set termoption noenhanced
-set title "8x8 adbr b2, transpose at 0.3: link utilization (flits/cycle), 20000 cycles"
+set title "8x8 adbr b2, transpose at 0.3\nlink utilization (flits/cycle) over 20000 cycles"
 set xlabel "x"
 set ylabel "y"
 set cblabel "utilization (flits/cycle)"
