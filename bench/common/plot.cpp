@@ -1,6 +1,7 @@
 // bench/common/plot.cpp: gnuplot scripts with inline data ($name << EOD blocks), one PNG per call.
 #include "common/plot.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -89,13 +90,37 @@ std::string plotting_unavailable() {
   return {};
 }
 
+namespace {
+
+// <dir>/<name>.gp opened for writing (gnuplot available, the folder made), and the PNG it draws.
+struct Script {
+  std::filesystem::path gp, png;
+  std::ofstream f;
+  Script(const std::string& dir, const std::string& name) {
+    if (const std::string why = plotting_unavailable(); !why.empty()) throw std::runtime_error(why);
+    std::filesystem::create_directories(dir.empty() ? "." : dir);
+    gp = std::filesystem::path(dir) / (name + ".gp");
+    png = std::filesystem::path(dir) / (name + ".png");
+    f.open(gp);
+    if (!f) throw std::runtime_error("cannot write " + gp.string());
+  }
+  std::string run() {  // gnuplot on the script; the PNG's path
+    f.close();
+    const std::string cmd = fmt::format("gnuplot {} 2>{}", quoted(gp.string()), quoted(gp.string() + ".log"));
+    if (std::system(cmd.c_str()) != 0)
+      throw std::runtime_error(fmt::format("gnuplot failed on {} (its messages: {}.log)", gp.string(), gp.string()));
+    std::error_code ec;
+    std::filesystem::remove(gp.string() + ".log", ec);
+    return png.string();
+  }
+};
+
+}  // namespace
+
 std::string write_plot(const std::string& dir, const std::string& name, const PlotSpec& spec) {
-  namespace fs = std::filesystem;
-  if (const std::string why = plotting_unavailable(); !why.empty()) throw std::runtime_error(why);
-  fs::create_directories(dir);
-  const fs::path gp = fs::path(dir) / (name + ".gp"), png = fs::path(dir) / (name + ".png");
-  std::ofstream f(gp);
-  if (!f) throw std::runtime_error("cannot write " + gp.string());
+  Script sc(dir, name);
+  std::ofstream& f = sc.f;
+  const auto& png = sc.png;
   f << fmt::format("set terminal {} size 960,680 noenhanced\nset termoption noenhanced\nset output {}\n", terminal(),
                    quoted(png.string()));
   f << fmt::format("set title {}\nset xlabel {}\nset ylabel {}\nset grid\nset key outside below center horizontal\n",
@@ -111,17 +136,55 @@ std::string write_plot(const std::string& dir, const std::string& name, const Pl
   }
   if (spec.categories.empty()) lines_plot(f, spec);
   else bars_plot(f, spec);
-  f.close();
-  const std::string cmd = fmt::format("gnuplot {} 2>{}", quoted(gp.string()), quoted(gp.string() + ".log"));
-  if (std::system(cmd.c_str()) != 0)
-    throw std::runtime_error(fmt::format("gnuplot failed on {} (its messages: {}.log)", gp.string(), gp.string()));
-  std::error_code ec;
-  fs::remove(gp.string() + ".log", ec);
-  return png.string();
+  return sc.run();
 }
 
 void write_plots(const std::string& dir, const std::vector<Plot>& plots) {
   for (const Plot& p : plots) fmt::print("plot written to {}\n", write_plot(dir, p.name, p.spec));
+}
+
+std::string write_heatmap(const std::string& dir, const std::string& name, const HeatmapSpec& spec) {
+  Script sc(dir, name);
+  std::ofstream& f = sc.f;
+  const auto& png = sc.png;
+  double vmax = spec.cbmax, x0 = 0, x1 = 1, y0 = 0, y1 = 1;
+  bool first = true;
+  auto span = [&](double x, double y) {
+    x0 = first ? x : std::min(x0, x);
+    x1 = first ? x : std::max(x1, x);
+    y0 = first ? y : std::min(y0, y);
+    y1 = first ? y : std::max(y1, y);
+    first = false;
+  };
+  for (const HeatSegment& s : spec.segments) {
+    if (spec.cbmax <= 0) vmax = std::max(vmax, s.value);
+    span(s.x0, s.y0);
+    span(s.x1, s.y1);
+  }
+  for (const HeatPoint& p : spec.points) span(p.x, p.y);
+  if (vmax <= 0) vmax = 1;
+  const double w = x1 - x0 + 1.4, h = y1 - y0 + 1.4;
+  const int px = 900, py = std::max(300, static_cast<int>(px * h / w) + 60);
+  f << fmt::format("set terminal {} size {},{}\nset output {}\nset termoption noenhanced\n", terminal(), px, py,
+                   quoted(png.string()));
+  std::string title = quoted(spec.title);  // a line break of the title: gnuplot's \n in a "string"
+  for (size_t i = title.find('\n'); i != std::string::npos; i = title.find('\n', i + 2)) title.replace(i, 1, "\\n");
+  f << fmt::format("set title {}\nset xlabel {}\nset ylabel {}\nset cblabel {}\n", title, quoted(spec.xlabel),
+                   quoted(spec.ylabel), quoted(spec.cblabel));
+  f << fmt::format("set size ratio -1\nset xrange [{}:{}]\nset yrange [{}:{}]\nset cbrange [0:{}]\n", x0 - 0.7, x1 + 0.7,
+                   y0 - 0.7, y1 + 0.7, vmax);
+  f << "set palette defined (0 '#f0f0f0', 0.25 '#9ecae1', 0.5 '#fdd835', 0.75 '#fb8c00', 1 '#b71c1c')\n";
+  f << "set key off\nunset grid\nset xtics 1\nset ytics 1\n";
+  f << "$links << EOD\n";
+  for (const HeatSegment& s : spec.segments)
+    f << fmt::format("{} {} {} {} {}\n", s.x0, s.y0, s.x1 - s.x0, s.y1 - s.y0, s.value);
+  f << "EOD\n$points << EOD\n";
+  for (const HeatPoint& p : spec.points) f << fmt::format("{} {} {}\n", p.x, p.y, quoted(p.label));
+  f << "EOD\n";
+  f << "plot $links using 1:2:3:4:5 with vectors head size 0.12,25 filled lw 5 lc palette, \\\n"
+       "     $points using 1:2 with points pt 7 ps 1.2 lc rgb 'black', \\\n"
+       "     $points using 1:2:3 with labels offset 0.9,0.9 font ',7' tc rgb '#404040'\n";
+  return sc.run();
 }
 
 }  // namespace hpcnet::bench

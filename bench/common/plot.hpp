@@ -50,4 +50,24 @@ std::string write_plot(const std::string& dir, const std::string& name, const Pl
 // Writes every plot into `dir` and prints where.
 void write_plots(const std::string& dir, const std::vector<Plot>& plots);
 
+// A heat map of values on arrows (e.g. the utilization of every link of a mesh): each segment is an
+// arrow from (x0, y0) to (x1, y1) coloured by its value on one colour scale from 0 to cbmax (0:
+// the largest value), the points (e.g. the routers) drawn as dots with their labels. The data
+// and the script go to <dir>/<name>.gp, the picture to <dir>/<name>.png (noenhanced text: names
+// with '_' print as written; a '\n' in the title breaks the line).
+struct HeatSegment {
+  double x0, y0, x1, y1, value;
+};
+struct HeatPoint {
+  double x, y;
+  std::string label;
+};
+struct HeatmapSpec {
+  std::string title, xlabel, ylabel, cblabel;
+  double cbmax = 0;
+  std::vector<HeatSegment> segments;
+  std::vector<HeatPoint> points;
+};
+std::string write_heatmap(const std::string& dir, const std::string& name, const HeatmapSpec& spec);
+
 }  // namespace hpcnet::bench

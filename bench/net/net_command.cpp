@@ -11,6 +11,7 @@
 #include "common/cli.hpp"
 #include "common/report.hpp"
 #include "net/net_bench.hpp"
+#include "net/net_research.hpp"  // net-run (the researchers' features)
 #include "sim/net/net_sim.hpp"
 
 namespace hpcnet::bench {
@@ -20,6 +21,7 @@ using namespace hpcnet::sim;
 void add_net_commands(Registry& reg) {
   reg.add("net", "bubble-flow router meshes: latency vs load, saturation, ADBR vs DOR, buffer sweep, speed (docs/net_sim.md)",
           [](CLI::App& app) -> Runner { return add_net_options(app); });
+  add_net_research_command(reg);  // net-run: bench/net/net_research.cpp
 }
 
 Runner add_net_options(CLI::App& app) {

@@ -119,3 +119,25 @@ rtr_torus_model(4x4x4_dorvct 4 4 4 2)
 # a Vnet_ model: NetSim's table of networks (sim/net/CMakeLists.txt) never offers it.
 hpcnet_model(PREFIX Vrtr_torus_8x8_nobubble TOP net_mesh SOURCES ${NET_RTL}
              ARGS --unroll-count 8 -GDims=2 -GK0=8 -GK1=8 -GK2=1 -GMode=1 -GBufPkts=2 -GTorus=1 -GBubble=0)
+# Blocks for meshes and tori of any size (NetJoined, sim/net/net_joined.hpp, docs/net_sim.md):
+# Vnet_blk_<B0>x<B1>[x<B2>]_<mode>[_torus] is one rtr_router block with every boundary port
+# external (Ext = 1); NetJoined tiles a mesh of any size with copies of it (the last block of a
+# row used in part: minimal routes never leave the mesh, so the routers beyond its edge stay
+# idle) and joins their boundary ports in C++. A torus block is one router (Torus = 1 with
+# radix 1: no link inside the block; the bubble rule needs only the input port of a packet), so
+# the wraparound links are joined like the others. BufPkts 4: run-time depths up to 4. C++ compile
+# of the six: 26 CPU s together (a 4x4 mesh: 4.2 s on the same machine).
+# Not in hpcnet_model_table's "^Vnet_(mesh|torus)_" table: the blocks have their own.
+function(rtr_block_model name dims k0 k1 k2 mode torus)
+  hpcnet_model(PREFIX Vnet_blk_${name} TOP rtr_router SOURCES ${RTR_RTL}
+               ARGS --unroll-count 8 --trace-max-array 256 -GDims=${dims} -GK0=${k0} -GK1=${k1}
+                    -GK2=${k2} -GMode=${mode} -GBufPkts=4 -GTorus=${torus} -GExt=1\'b1)
+endfunction()
+foreach(mv "adbr;0" "dorvct;1" "dorwh;2")
+  list(GET mv 0 mn)
+  list(GET mv 1 m)
+  rtr_block_model(4x4_${mn} 2 4 4 1 ${m} 0)
+endforeach()
+rtr_block_model(2x2x2_adbr 3 2 2 2 0 0)
+rtr_block_model(1x1_dorvct_torus 2 1 1 1 1 1)
+rtr_block_model(1x1x1_dorvct_torus 3 1 1 1 1 1)

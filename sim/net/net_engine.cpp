@@ -122,7 +122,7 @@ void NetEngine::configure(const NetRunConfig& rc) {
   ej_prob_ = rc.ej_ready_prob;
   watchdog_ = rc.watchdog;
   max_age_ = rc.max_packet_age;
-  gen_on_ = load_ > 0;
+  gen_on_ = load_ > 0 || trace_;
   now_ = 0;
   progress_ = last_progress_ = last_change_ = 0;
   last_move_ = 0;
@@ -137,6 +137,8 @@ void NetEngine::configure(const NetRunConfig& rc) {
     rng_[n].reseed(splitmix64(st));
     next_gen_[n] = gen_on_ && !traffic_.silent(n) ? gap(rng_[n]) - 1 : UINT64_MAX;
   }
+  if (trace_) configure_trace();
+  log_.clear();
   ej_rng_.reseed(splitmix64(st));
   std::fill(ej_ready_.begin(), ej_ready_.end(), 0);
   for (unsigned n = 0; n < nodes_; ++n) ej_ready_[n >> 6] |= 1ull << (n & 63);
@@ -210,9 +212,47 @@ void NetEngine::present(unsigned n) {
   mark(n);
 }
 
+void NetEngine::configure_trace() {
+  const PacketTrace& t = *trace_;
+  if (t.pkt_flits != flits_)
+    throw std::invalid_argument(fmt::format("packet trace {}: read for packets of {} flits, the network's have {}", t.name,
+                                            t.pkt_flits, flits_));
+  tr_begin_.assign(nodes_ + 1, 0);
+  for (const TraceRecord& r : t.records) {
+    if (r.src >= nodes_ || r.dst >= nodes_)
+      throw std::invalid_argument(fmt::format("packet trace {}:{}: node outside the network", t.name, r.line));
+    ++tr_begin_[r.src + 1];
+  }
+  for (unsigned n = 0; n < nodes_; ++n) tr_begin_[n + 1] += tr_begin_[n];
+  tr_pos_.assign(tr_begin_.begin(), tr_begin_.end() - 1);
+  tr_rec_.assign(t.records.size(), 0);
+  for (uint32_t i = 0; i < t.records.size(); ++i) tr_rec_[tr_pos_[t.records[i].src]++] = i;
+  tr_pos_.assign(tr_begin_.begin(), tr_begin_.end() - 1);
+  for (unsigned n = 0; n < nodes_; ++n)
+    next_gen_[n] = tr_pos_[n] < tr_begin_[n + 1] ? t.records[tr_rec_[tr_pos_[n]]].time : UINT64_MAX;
+  trace_left_ = t.records.size();
+}
+
+void NetEngine::generate_trace(unsigned lo) {
+  const PacketTrace& t = *trace_;
+  for (unsigned n = lo; n < lo + shard_n_; ++n) {
+    while (next_gen_[n] == now_) {
+      const TraceRecord& r = t.records[tr_rec_[tr_pos_[n]]];
+      for (uint32_t k = 0; k < r.packets; ++k) create(n, r.dst);
+      ++tr_pos_[n];
+      next_gen_[n] = tr_pos_[n] < tr_begin_[n + 1] ? t.records[tr_rec_[tr_pos_[n]]].time : UINT64_MAX;
+      __atomic_fetch_sub(&trace_left_, 1, __ATOMIC_RELAXED);  // shards run on several threads
+    }
+  }
+}
+
 void NetEngine::generate(unsigned s) {
   if (!gen_on_) return;
   const unsigned lo = shard_[s].lo;
+  if (trace_) {
+    generate_trace(lo);
+    return;
+  }
   for (unsigned n = lo; n < lo + shard_n_; ++n) {
     if (next_gen_[n] != now_) continue;
     create(n, traffic_.dest(n, rng_[n]));
@@ -282,6 +322,7 @@ void NetEngine::settle() {
 
 void NetEngine::delivered(const Delivery& d) {
   ++stats_.delivered;
+  if (log_on_) log_.push_back(d);
   ++pairs_[static_cast<size_t>(d.tag.src) * nodes_ + d.tag.dst];
   if (d.tag.created >= win_begin_ && d.tag.created < win_end_) {
     const uint64_t lat = now_ - d.tag.created;

@@ -34,10 +34,12 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "sim/net/net_checker.hpp"
+#include "sim/net/net_trace.hpp"
 #include "sim/net/net_traffic.hpp"
 #include "sim/net/net_types.hpp"
 
@@ -113,7 +115,15 @@ class NetEngine {
   void configure(const NetRunConfig& rc);
   // Scripted traffic: one packet from src to dst created now (src == dst allowed: zero hops).
   void enqueue(unsigned src, unsigned dst);
-  void set_generation(bool on) { gen_on_ = on && load_ > 0; }
+  void set_generation(bool on) { gen_on_ = on && (load_ > 0 || trace_); }
+  // A packet trace (net_trace.hpp) as the source of the packets from the next configure() on,
+  // instead of the Bernoulli generation (the offered load is ignored); nullptr: back to it.
+  void set_trace(std::shared_ptr<const PacketTrace> t) { trace_ = std::move(t); }
+  // Trace records whose packets are not created yet.
+  bool trace_pending() const { return trace_ && trace_left_ > 0; }
+  // Every delivery (tagged or not) kept in deliveries() from the next configure() on (off by default).
+  void record_deliveries(bool on) { log_on_ = on; }
+  const std::vector<Delivery>& deliveries() const { return log_; }
   void set_window(uint64_t begin, uint64_t end) { win_begin_ = begin; win_end_ = end; }
 
   // Nodes in k equal shards (k divides the node count; 1 after construction). Between runs.
@@ -206,6 +216,8 @@ class NetEngine {
   };
   Shard& shard_of(unsigned n) { return shard_[n / shard_n_]; }
   void create(unsigned n, uint32_t dst);
+  void configure_trace();
+  void generate_trace(unsigned lo);  // a shard's trace records due now
   void present(unsigned n);
   uint64_t gap(Rng& rng) const;
   void mark(unsigned n) {
@@ -238,6 +250,11 @@ class NetEngine {
   uint64_t watchdog_ = 0, max_age_ = 0;
   size_t max_queue_ = 0;
   std::function<std::string()> state_dump_;
+  std::shared_ptr<const PacketTrace> trace_;
+  std::vector<uint32_t> tr_begin_, tr_pos_, tr_rec_;  // trace records per source node (CSR of record indices)
+  uint64_t trace_left_ = 0;
+  bool log_on_ = false;
+  std::vector<Delivery> log_;
   // Written by the calling thread every cycle, from here on; the shards' threads read only now_
   // here (the members above stay in their caches).
   alignas(64) uint64_t now_ = 0;

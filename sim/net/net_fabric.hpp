@@ -23,7 +23,7 @@ class NetFabric final : public Fabric {
   // Starts a run: warm-up and window as in rc (latency statistics), creation on until stop_traffic().
   NetFabric(std::unique_ptr<NetSimBase> net, const NetRunConfig& rc) : net_(std::move(net)) { net_->start(rc); }
   std::string name() const override { return fmt::format("router network {}", net_->spec().model); }
-  void edge() override { net_->step(); }
+  void edge() override { net_->advance(); }
   uint64_t progress() const override { return net_->engine().checker().delivered_packets(); }
   std::string describe() const override {
     const NetEngine& e = net_->engine();

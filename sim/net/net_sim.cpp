@@ -28,9 +28,18 @@ long peak_rss_kib() {
   return ru.ru_maxrss;
 }
 
+LinkProbe& NetSimBase::enable_link_stats() {
+  probe_ = std::make_unique<LinkProbe>(spec().shape, spec().pkt_flits);
+  return *probe_;
+}
+
 void NetSimBase::start(const NetRunConfig& rc) {
   engine_.configure(rc);
   reset_model();
+  if (probe_) {
+    probe_->reset();
+    probe_->set_window(0, UINT64_MAX);
+  }
 }
 
 NetStats NetSimBase::run(const NetRunConfig& rc) {
@@ -41,6 +50,7 @@ NetStats NetSimBase::run(const NetRunConfig& rc) {
   start(rc);
   NetEngine& e = engine_;
   const uint64_t end = rc.warmup + rc.measure;
+  if (probe_) probe_->set_window(rc.warmup, end);
   auto report = [&](const char* phase) {
     if (!rc.progress || (e.now() & 0x3FFF) != 0) return;
     const auto t = clock::now();
@@ -50,11 +60,11 @@ NetStats NetSimBase::run(const NetRunConfig& rc) {
                  static_cast<unsigned long long>(e.now()), static_cast<unsigned long long>(e.outstanding()));
   };
   while (e.now() < end) {
-    step();
+    advance();
     report("measure");
   }
   while (e.tagged_outstanding() && e.now() < end + rc.drain_limit) {
-    step();
+    advance();
     report("drain");
   }
   e.stats().stable = e.tagged_outstanding() == 0;
@@ -63,7 +73,7 @@ NetStats NetSimBase::run(const NetRunConfig& rc) {
   if (drain) {
     e.set_generation(false);
     while (e.outstanding()) {
-      step();
+      advance();
       report("final drain");
     }
     e.checker().check_drained(e.now());
@@ -83,7 +93,7 @@ uint64_t NetSimBase::run_until_drained(uint64_t max_cycles) {
     if (e.now() - t0 >= max_cycles)
       throw Timeout(fmt::format("{}: {} packets still outstanding after {} cycles\n{}", spec().label(), e.outstanding(),
                                 max_cycles, e.dump()));
-    step();
+    advance();
   }
   e.checker().check_drained(e.now());
   return e.now() - t0;
@@ -161,22 +171,100 @@ const NetModelInfo* find_net(const MeshShape& shape, NetMode mode, unsigned buf_
   return best;
 }
 
-std::unique_ptr<NetSimBase> make_net(const MeshShape& shape, NetMode mode, unsigned buf_pkts, unsigned threads,
-                                     TraceWindow trace) {
-  const NetModelInfo* m = find_net(shape, mode, buf_pkts, threads);
-  if (!m) throw std::invalid_argument(net_unavailable(shape, mode, buf_pkts, threads));
-  return m->make(net_spec(*m, buf_pkts), std::move(trace));
+const std::vector<NetModelInfo>& net_blocks() {
+  static const std::vector<NetModelInfo> table = [] {
+    std::vector<NetModelInfo> t;
+    for (const auto& e : net_block_entries()) {
+      NetSpec s = spec_of(e);
+      s.block = s.shape.k;
+      t.push_back({s, e.make});
+    }
+    return t;
+  }();
+  return table;
 }
 
+NetSpec joined_spec(const NetModelInfo& m, const MeshShape& shape, unsigned buf_pkts, unsigned threads) {
+  NetSpec s = net_spec(m, buf_pkts);
+  s.shape = shape;
+  s.threads = threads;
+  return s;
+}
+
+std::string joined_error(const NetSpec& s) {
+  const MeshShape& sh = s.shape;
+  for (unsigned d = 0; d < 3; ++d)
+    if (sh.torus && sh.k[d] % s.block[d] != 0)
+      return fmt::format("{}: a torus is tiled by whole blocks: {} does not divide the radix {}", s.label(), s.block[d], sh.k[d]);
+  const unsigned top = sh.dims - 1, b = s.block[top], rows = (sh.k[top] + b - 1) / b;
+  if (s.threads == 0 || (s.threads > 1 && (rows % s.threads != 0 || rows * b != sh.k[top])))
+    return fmt::format("{}: {} threads need the radix {} of dimension {} in {} equal groups of whole blocks of {}", s.label(),
+                       s.threads, sh.k[top], top, s.threads, b);
+  return {};
+}
+
+const NetModelInfo* find_block(const MeshShape& shape, NetMode mode, unsigned buf_pkts, unsigned threads) {
+  const NetModelInfo* best = nullptr;
+  for (const auto& m : net_blocks()) {
+    const NetSpec& b = m.spec;
+    if (b.shape.dims != shape.dims || b.shape.torus != shape.torus || b.mode != mode) continue;
+    const NetSpec j = joined_spec(m, shape, buf_pkts, threads);
+    if (!j.buf_error().empty() || !joined_error(j).empty()) continue;
+    if (!best || b.shape.nodes() > best->spec.shape.nodes()) best = &m;
+  }
+  return best;
+}
+
+std::unique_ptr<NetSimBase> make_joined(const MeshShape& shape, NetMode mode, unsigned buf_pkts, unsigned threads) {
+  const NetModelInfo* b = find_block(shape, mode, buf_pkts, threads);
+  if (!b)
+    throw std::invalid_argument(fmt::format("no block tiles the {} {} network with {}-packet buffers on {} threads", shape.name(),
+                                            mode_name(mode), buf_pkts, threads));
+  return b->make(joined_spec(*b, shape, buf_pkts, threads), TraceWindow{});
+}
+
+std::vector<NetMode> net_modes_for(const MeshShape& shape, unsigned threads) {
+  std::vector<NetMode> r;
+  for (NetMode m : {NetMode::adbr, NetMode::dor_vct, NetMode::dor_wh})
+    if (find_net(shape, m, 0, threads) || find_block(shape, m, 0, threads)) r.push_back(m);
+  return r;
+}
+
+std::unique_ptr<NetSimBase> make_net(const MeshShape& shape, NetMode mode, unsigned buf_pkts, unsigned threads,
+                                     TraceWindow trace) {
+  if (const NetModelInfo* m = find_net(shape, mode, buf_pkts, threads)) return m->make(net_spec(*m, buf_pkts), std::move(trace));
+  if (const NetModelInfo* b = find_block(shape, mode, buf_pkts, threads))
+    return b->make(joined_spec(*b, shape, buf_pkts, threads), std::move(trace));
+  throw std::invalid_argument(net_unavailable(shape, mode, buf_pkts, threads));
+}
+
+namespace {
+std::string block_list() {
+  std::string s;
+  for (const auto& m : net_blocks())
+    s += fmt::format("{}{} ({}{}, {} {}, buffers up to {})", s.empty() ? "" : ", ", m.spec.model, m.spec.shape.dims, "-D",
+                     m.spec.shape.torus ? "torus" : "mesh", mode_name(m.spec.mode), m.spec.buf_max);
+  return s.empty() ? "none" : s;
+}
+}  // namespace
+
 std::string net_unavailable(const MeshShape& shape, NetMode mode, unsigned buf_pkts, unsigned threads) {
-  if (find_net(shape, mode, buf_pkts, threads)) return {};
+  if (find_net(shape, mode, buf_pkts, threads) || find_block(shape, mode, buf_pkts, threads)) return {};
   for (const auto& m : net_models())  // a model of this network exists: the depth is the reason
     if (m.spec.shape == shape && m.spec.mode == mode && m.spec.threads == threads && buf_pkts != 0 &&
-        buf_pkts < m.spec.min_buf())
+        !m.spec.with_buf(buf_pkts).buf_error().empty())
       return m.spec.with_buf(buf_pkts).buf_error();
-  return fmt::format("no {} {} mesh model{}{} is built; built: {}", shape.name(), mode_name(mode),
-                     buf_pkts ? fmt::format(" that runs {}-packet buffers", buf_pkts) : "",
-                     threads > 1 ? fmt::format(" split for {} threads", threads) : "", net_model_list());
+  if (buf_pkts != 0)  // a block would tile it at the default depth: the depth is the reason
+    if (const NetModelInfo* b = find_block(shape, mode, 0, threads)) return joined_spec(*b, shape, buf_pkts, threads).buf_error();
+  std::string why;
+  if (shape.torus && mode != NetMode::dor_vct) {
+    why = " (a torus runs DOR-VCT with the bubble rule only)";
+  } else if (threads > 1) {  // a block of this mode tiles it on one thread: the threads are the reason
+    if (const NetModelInfo* b = find_block(shape, mode)) why = fmt::format(" ({})", joined_error(joined_spec(*b, shape, 0, threads)));
+  }
+  return fmt::format("no {} {} mesh model{}{} is built, and no block tiles it{}; built: models {}; blocks {}", shape.name(),
+                     mode_name(mode), buf_pkts ? fmt::format(" that runs {}-packet buffers", buf_pkts) : "",
+                     threads > 1 ? fmt::format(" split for {} threads", threads) : "", why, net_model_list(), block_list());
 }
 
 }  // namespace hpcnet::sim

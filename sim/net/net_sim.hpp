@@ -4,7 +4,9 @@
 // scripted runs, speed. NetSim<V> drives one model class V (all Vnet_mesh_* classes have the same
 // port names, only their widths differ) through a Harness<V>, so one code path serves every mesh.
 // make_net() finds a built model by name or by (shape, mode, buffer depth); the table of built
-// models is generated at configure time from the Vnet_mesh_* models in rtl/*/models.cmake.
+// models is generated at configure time from the Vnet_mesh_* models in rtl/*/models.cmake. A
+// shape with no model of its own is joined from block models (Vnet_blk_*, net_joined.hpp).
+// Per-link and per-router statistics: enable_link_stats() (net_linkstats.hpp).
 //
 // Buffer depth: a model is built with BufPkts packet slots per input (NetSpec::buf_max) and runs
 // with NetSpec::buf_pkts of them (net_mesh's buf_pkts_i, taken during reset); NetSim refuses a
@@ -33,6 +35,8 @@
 #include "sim/core/model_table.hpp"
 #include "sim/net/lockstep.hpp"
 #include "sim/net/net_engine.hpp"
+#include "sim/net/net_linkstats.hpp"
+#include "sim/net/rtr_state.hpp"
 
 namespace hpcnet::sim {
 
@@ -52,6 +56,14 @@ class NetSimBase {
   // when no core was free); 0 for a whole mesh.
   virtual uint64_t serial_steps() const { return 0; }
 
+  // Per-link and per-router statistics (net_linkstats.hpp), gathered by run() (in its measurement
+  // window) and run_until_drained() (every cycle, unless the probe's window was set after start()).
+  // Off by default. enable_link_stats() (again) starts them over.
+  LinkProbe& enable_link_stats();
+  void disable_link_stats() { probe_.reset(); }
+  const LinkProbe* link_probe() const { return probe_.get(); }
+  LinkProbe* link_probe() { return probe_.get(); }
+
   // Reset and start a run with rc (queues empty, creation per rc.traffic).
   void start(const NetRunConfig& rc);
   // A full measurement run (see net_engine.hpp). Throws NetCheckError, Stall, AssertionFailed.
@@ -60,69 +72,26 @@ class NetSimBase {
   // watchdog, Timeout after max_cycles. Checks that the network is empty. Returns cycles run.
   uint64_t run_until_drained(uint64_t max_cycles = UINT64_MAX);
 
+  // One cycle and, with link statistics on, one sample of the routers' state (run(),
+  // run_until_drained() and NetFabric step with it; step() alone samples nothing).
+  void advance() {
+    step();
+    if (probe_) sample_state(*probe_, probe_->counting(engine_.now() - 1));
+  }
+
  protected:
+  // The routers' state into the probe (rtr_state.hpp's sampler over every model of the network;
+  // a network without router state, tb/net's fake mesh, counts nothing).
+  virtual void sample_state(LinkProbe& probe, bool count) {
+    if (count) probe.counted_cycle();
+  }
+
   NetEngine engine_;
+  std::unique_ptr<LinkProbe> probe_;
 };
 
 // Peak resident memory of this process so far (getrusage), KiB.
 long peak_rss_kib();
-
-// --- Verilator port access: scalars (CData/SData/IData/QData) and VlWide<N> alike ---
-namespace netport {
-
-template <class T>
-using bare_t = std::remove_cv_t<std::remove_reference_t<T>>;
-
-template <class T>
-inline uint64_t chunk64(const T& v, unsigned c) {  // bits [64c+63 : 64c]
-  if constexpr (std::is_integral_v<bare_t<T>>) {
-    return c == 0 ? static_cast<uint64_t>(v) : 0;
-  } else {
-    constexpr unsigned kWords = sizeof(bare_t<T>) / sizeof(uint32_t);
-    const uint32_t* w = v.data();
-    const uint64_t lo = 2 * c < kWords ? w[2 * c] : 0;
-    const uint64_t hi = 2 * c + 1 < kWords ? w[2 * c + 1] : 0;
-    return lo | (hi << 32);
-  }
-}
-
-template <class T>
-inline void set_bit(T& v, unsigned n, bool b) {
-  if constexpr (std::is_integral_v<bare_t<T>>) {
-    using U = bare_t<T>;
-    const U m = static_cast<U>(U{1} << n);
-    v = b ? static_cast<U>(v | m) : static_cast<U>(v & static_cast<U>(~m));
-  } else {
-    uint32_t& w = v.data()[n >> 5];
-    const uint32_t m = 1u << (n & 31);
-    w = b ? (w | m) : (w & ~m);
-  }
-}
-
-template <class T>
-constexpr size_t bits_of() {
-  return sizeof(bare_t<T>) * 8;
-}
-
-// Bits [lsb + w - 1 : lsb] of a port or signal (w <= 57, any alignment).
-template <class T>
-inline uint64_t field(const T& v, unsigned lsb, unsigned w) {
-  const uint64_t lo = chunk64(v, lsb / 64) >> (lsb % 64);
-  const uint64_t hi = lsb % 64 + w > 64 ? chunk64(v, lsb / 64 + 1) << (64 - lsb % 64) : 0;
-  return (lo | hi) & ((uint64_t{1} << w) - 1);
-}
-
-}  // namespace netport
-
-// One router state array of a model: net_mesh's u_net (a whole mesh) or the top itself (a block of
-// a split mesh, rtr_router with external boundary ports).
-#define HPCNET_RTR_STATE(root, f)                                                      \
-  ([&]() -> auto& {                                                                    \
-    if constexpr (requires { root.net_mesh__DOT__u_net__DOT__##f; })                   \
-      return root.net_mesh__DOT__u_net__DOT__##f;                                      \
-    else                                                                               \
-      return root.rtr_router__DOT__##f;                                                \
-  }())
 
 // NetSim<V>: the mesh as one model V (spec.threads = 1: net_mesh), or as spec.threads blocks of
 // K0 x K1/threads routers (rtr_router, Ext = 1) stacked along Y, each a model V with its own
@@ -183,9 +152,9 @@ class NetSim final : public NetSimBase {
       m.buf_pkts_i = static_cast<netport::bare_t<decltype(m.buf_pkts_i)>>(engine_.spec().buf_pkts);
       if constexpr (kBlock) {
         // boundary ports: idle inputs; the Y links to the neighbouring blocks exist
-        zero(m.in_valid_i);
-        zero(m.out_cred_i);
-        zero(m.out_en_i);
+        netport::zero(m.in_valid_i);
+        netport::zero(m.out_cred_i);
+        netport::zero(m.out_en_i);
         for (unsigned x = 0; x < k0; ++x) {
           if (b + 1 < nb_) netport::set_bit(m.out_en_i, (bn_ - k0 + x) * kNN + kYp, true);
           if (b > 0) netport::set_bit(m.out_en_i, x * kNN + kYm, true);
@@ -360,117 +329,24 @@ class NetSim final : public NetSimBase {
     if (const std::string err = s.buf_error(); !err.empty()) throw std::invalid_argument(err);
     return s;
   }
-  template <class T>
-  static void zero(T& v) {
-    if constexpr (std::is_integral_v<netport::bare_t<T>>)
-      v = 0;
-    else
-      for (size_t i = 0; i < sizeof(v) / sizeof(uint32_t); ++i) v.data()[i] = 0;
-  }
   // 64 bits of a bit array of n words from bit `lsb` (any alignment)
   static uint64_t bits(const uint64_t* a, unsigned n, unsigned lsb) {
     const unsigned i = lsb >> 6, o = lsb & 63;
     return o == 0 ? a[i] : (a[i] >> o) | (i + 1 < n ? a[i + 1] << (64 - o) : 0);
   }
 
-  // The routers' state for the watchdog (layout of rtl/router/rtr_router.sv's state arrays).
-  std::string dump_routers() {
-    const NetSpec& sp = engine_.spec();
-    const unsigned lim = sp.mode == NetMode::dor_wh ? sp.buf_pkts * sp.pkt_flits : sp.buf_pkts;
-    std::string out = fmt::format("routers ({}; input buffers of {} packets, {} credits per output when idle):\n",
-                                  sp.label(), sp.buf_pkts, lim);
-    unsigned shown = 0;
-    for (unsigned b = 0; b < nb_ && shown < 64; ++b) dump_block(*h_[b]->dut().rootp, b * bn_, out, shown);
-    if (!shown) out += "  every buffer empty, every output idle\n";
-    return out;
+  // The routers' state for the watchdog and the link statistics (rtr_state.hpp).
+  auto root_of() {
+    return [this](unsigned b) -> const auto& { return *h_[b]->dut().rootp; };
   }
-  template <class Root>
-  void dump_block(const Root& st, unsigned first, std::string& out, unsigned& shown) {
-    using netport::field;
-    const NetSpec& sp = engine_.spec();
-    const auto& mem_q = HPCNET_RTR_STATE(st, mem_q);
-    const auto& busy_q = HPCNET_RTR_STATE(st, busy_q);
-    const auto& rpos_q = HPCNET_RTR_STATE(st, rpos_q);
-    const auto& occ_q = HPCNET_RTR_STATE(st, occ_q);
-    const auto& wait_q = HPCNET_RTR_STATE(st, wait_q);
-    const auto& rslot_q = HPCNET_RTR_STATE(st, rslot_q);
-    const auto& info_q = HPCNET_RTR_STATE(st, info_q);
-    const auto& rptr_q = HPCNET_RTR_STATE(st, rptr_q);
-    const auto& cnt_q = HPCNET_RTR_STATE(st, cnt_q);
-    const auto& conn_q = HPCNET_RTR_STATE(st, conn_q);
-    const auto& cin_q = HPCNET_RTR_STATE(st, cin_q);
-    const auto& credit_q = HPCNET_RTR_STATE(st, credit_q);
-    const auto& skv_q = HPCNET_RTR_STATE(st, skv_q);
-    // the widths of rtr_router's localparams
-    auto clog2 = [](unsigned v) {
-      unsigned b = 0;
-      while ((1u << b) < v) ++b;
-      return b;
-    };
-    const unsigned dims = sp.shape.dims, nn = 2 * dims, np = nn + 1, pf = sp.pkt_flits;
-    const bool wh = sp.mode == NetMode::dor_wh;
-    const unsigned ns = wh ? 1 : sp.buf_max, slotw = ns > 1 ? clog2(ns) : 1, depth = sp.buf_max * pf;
-    const unsigned idxw = depth > 1 ? clog2(depth) : 1, posw = pf > 1 ? clog2(pf) : 1, cntw = clog2(depth + 1);
-    const unsigned credw = clog2((wh ? depth : sp.buf_max) + 1), infow = 2 * dims + 5, inw = clog2(np);
-    const unsigned lim = wh ? sp.buf_pkts * pf : sp.buf_pkts;
-    static const char* kPort[] = {"X+", "X-", "Y+", "Y-", "Z+", "Z-"};
-    auto port = [&](unsigned p) { return std::string(p == nn ? "local" : kPort[p]); };
-    auto ports = [&](uint64_t mask) {
-      std::string t;
-      for (unsigned p = 0; p < np; ++p)
-        if (mask >> p & 1) t += (t.empty() ? "" : ",") + port(p);
-      return t.empty() ? std::string("-") : t;
-    };
-    // a flit of the net_sim format: word 1 = src | dst << 16, word 2 = sequence, word 4 [23:16] = flit index
-    auto pkt = [&](size_t idx) {
-      const auto& f = mem_q[idx];
-      return fmt::format("{}->{} #{} flit {}", field(f, 32, 16), field(f, 48, 16), field(f, 64, 32), field(f, 144, 8));
-    };
-    for (unsigned r = 0; r < bn_; ++r) {
-      const uint64_t busy = field(busy_q[r], 0, np), conn = field(conn_q[r], 0, np);
-      std::string ins;
-      for (unsigned p = 0; p < np; ++p) {
-        const size_t base = (static_cast<size_t>(r) * np + p) * depth;
-        std::string slots;
-        if (wh) {
-          if (const uint64_t c = field(cnt_q[r], p * cntw, cntw))
-            slots = fmt::format(" {} flits, head {}{}", c, pkt(base + field(rptr_q[r], p * idxw, idxw)),
-                                busy >> p & 1 ? " (being sent)" : " (waiting)");
-        } else {
-          for (unsigned s = 0; s < ns; ++s) {
-            if (!field(occ_q[r], p * ns + s, 1)) continue;
-            const uint64_t info = field(info_q[r], (p * ns + s) * infow, infow), k = info >> np & 3;
-            const bool sending = (busy >> p & 1) && field(rslot_q[r], p * slotw, slotw) == s;
-            slots += fmt::format(" [slot {}: {}, {}, {}]", s, pkt(base + s * pf),
-                                 field(wait_q[r], p * ns + s, 1) ? "waiting"
-                                 : sending ? fmt::format("being sent, flit {}", field(rpos_q[r], p * posw, posw))
-                                           : "granted",
-                                 k ? fmt::format("needs {} free slots on {}", k, ports(info & ((1u << np) - 1)))
-                                   : std::string("to the ejection port"));
-          }
-        }
-        if (!slots.empty()) ins += fmt::format("\n    in {:5}:{}", port(p), slots);
-      }
-      std::string outs;
-      for (unsigned o = 0; o < np; ++o) {
-        const uint64_t c = o < nn ? field(credit_q[r], o * credw, credw) : lim;
-        if (!(conn >> o & 1) && c == lim) continue;
-        const std::string from =
-            conn >> o & 1 ? fmt::format("carries a packet from {}, ", port(unsigned(field(cin_q[r], o * inw, inw)))) : "";
-        outs += fmt::format(" {}: {}credits {}/{};", port(o), from, c, lim);
-      }
-      const bool skid = field(skv_q, r, 1);
-      if (ins.empty() && outs.empty() && !skid) continue;
-      const auto c = sp.shape.coords(first + r);
-      out += fmt::format("  router {} ({},{}{}):{}{}{}\n", first + r, c[0], c[1], dims > 2 ? fmt::format(",{}", c[2]) : "",
-                         ins, outs.empty() ? "" : "\n    out" + outs, skid ? "\n    ejection skid register full" : "");
-      if (++shown == 64) {
-        out += "  ... (first 64 routers with state shown)\n";
-        return;
-      }
-    }
+  auto node_of() const {
+    return [this](unsigned b, unsigned r) { return static_cast<int>(b * bn_ + r); };
   }
-
+  std::string dump_routers() { return sim::dump_routers(engine_.spec(), nb_, bn_, root_of(), node_of()); }
+  void sample_state(LinkProbe& probe, bool count) override {
+    sample_routers(layout_, nb_, bn_, root_of(), node_of(), probe, count);
+  }
+  const RtrLayout layout_{engine_.spec()};
   const unsigned nb_;  // blocks (threads)
   const unsigned bn_;  // routers per block
   std::vector<std::unique_ptr<Harness<V>>> h_;
@@ -504,16 +380,41 @@ std::unique_ptr<NetSimBase> make_net(const std::string& model, TraceWindow trace
 std::unique_ptr<NetSimBase> make_net(const std::string& model, unsigned buf_pkts, TraceWindow trace = {});
 // A model with this shape and mode that runs buffers of buf_pkts packets (0: the default depth),
 // split for `threads` threads (1: the whole mesh in one model), the smallest such model (fewest
-// slots: the fastest); nullptr if none is built.
+// slots: the fastest); nullptr if none is built (make_net then joins blocks, find_block).
 const NetModelInfo* find_net(const MeshShape& shape, NetMode mode, unsigned buf_pkts = 0, unsigned threads = 1);
 // That model's spec with buf_pkts (0: its default depth).
 NetSpec net_spec(const NetModelInfo& m, unsigned buf_pkts);
+// The whole-mesh (or split) model when one is built (find_net), else the network joined from
+// blocks (find_block, NetJoined); throws std::invalid_argument with net_unavailable's
+// message when neither exists.
 std::unique_ptr<NetSimBase> make_net(const MeshShape& shape, NetMode mode, unsigned buf_pkts = 0, unsigned threads = 1,
                                      TraceWindow trace = {});
 std::string net_model_list();  // "Vnet_mesh_2x2_adbr (2x2 adbr b2), ..."
-// Why find_net(shape, mode, buf_pkts, threads) finds nothing: a depth below the minimum of the mode
-// (DBFC, the bubble rule), or no such model built (the message lists the built ones); empty if
-// it finds one.
+
+// Blocks (Vnet_blk_*, rtl/router/models.cmake) that tile a network of any size (NetJoined,
+// net_joined.hpp): spec.shape is the block's shape, spec.block its size.
+const std::vector<ModelEntry<NetMake>>& net_block_entries();
+const std::vector<NetModelInfo>& net_blocks();
+// The block that tiles `shape` in `mode` and runs buffers of buf_pkts packets (0: the default
+// depth): the same dimensions and topology (a torus: a block that divides every radix), the
+// largest such block (fewest models per cycle); nullptr if none is built.
+const NetModelInfo* find_block(const MeshShape& shape, NetMode mode, unsigned buf_pkts = 0, unsigned threads = 1);
+// The spec of the network `shape` joined from block m, with buf_pkts (0: the default depth), on
+// `threads` threads.
+NetSpec joined_spec(const NetModelInfo& m, const MeshShape& shape, unsigned buf_pkts, unsigned threads = 1);
+// Why the blocks of joined spec s cannot build its network (empty if they can): a torus needs
+// blocks that divide every radix; T threads need the blocks' rows along the highest dimension
+// (Y in 2-D, Z in 3-D) in T equal groups of whole blocks.
+std::string joined_error(const NetSpec& s);
+// The network joined from blocks even when a whole-mesh model is built (tests, speed comparisons);
+// throws std::invalid_argument when no block tiles it.
+std::unique_ptr<NetSimBase> make_joined(const MeshShape& shape, NetMode mode, unsigned buf_pkts = 0, unsigned threads = 1);
+// The modes `shape` can run in on `threads` threads: a whole-mesh (or split) model, or a block
+// that tiles it. In the order adbr, dorvct, dorwh.
+std::vector<NetMode> net_modes_for(const MeshShape& shape, unsigned threads = 1);
+// Why make_net(shape, mode, buf_pkts, threads) cannot build the network: a depth below the minimum
+// of the mode (DBFC, the bubble rule) or above what the models run, or neither a model nor a block
+// for it (the message names what is built); empty if it can.
 std::string net_unavailable(const MeshShape& shape, NetMode mode, unsigned buf_pkts = 0, unsigned threads = 1);
 
 }  // namespace hpcnet::sim

@@ -127,6 +127,10 @@ struct NetSpec {
   unsigned flit_bits = 256; // bits per flit
   unsigned buf_max = 2;     // the model's BufPkts: the largest depth it can run
   unsigned threads = 1;     // the mesh split into this many blocks, evaluated in parallel (NetSim)
+  // A joined network (NetJoined, net_joined.hpp): the size of the block model (model) that tiles
+  // it; {0, 0, 0}: the network is one model (or a split mesh).
+  std::array<unsigned, 3> block{0, 0, 0};
+  bool joined() const { return block[0] != 0; }
   unsigned flit_words() const { return flit_bits / 32; }
   unsigned min_buf() const { return min_buf_pkts(shape, mode); }
   // Empty when buf_pkts is one this model runs, else why not (the message names the model).
@@ -136,7 +140,7 @@ struct NetSpec {
     s.buf_pkts = b;
     return s;
   }
-  std::string label() const;  // "8x8 adbr b2", "8x8 adbr b2 t2"
+  std::string label() const;  // "8x8 adbr b2", "8x8 adbr b2 t2", "5x7 adbr b2 joined"
 };
 
 // splitmix64: seeds and cheap hashing.
