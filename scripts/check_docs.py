@@ -186,7 +186,7 @@ def cli_options():
     for f in FILES:
         if f.startswith("bench" + os.sep) and f.endswith((".cpp", ".hpp")):
             src = open(os.path.join(ROOT, f), encoding="utf-8").read()
-            for m in re.finditer(r'(?:add_(?:option|flag)|set_version_flag)\(\s*"([^"]+)"|add_list\(\s*\w+\s*,\s*"([^"]+)"', src):
+            for m in re.finditer(r'(?:add_(?:option|flag)|set_version_flag)\(\s*"([^"]+)"|add_list\(\s*\*?\w+\s*,\s*"([^"]+)"', src):
                 opts.update(o.strip() for o in (m.group(1) or m.group(2)).split(","))
     return opts
 
