@@ -123,8 +123,10 @@ int NetCommand::run() {
       if (std::find(ms0.begin(), ms0.end(), m) == ms0.end()) {
         std::string built;
         for (sim::NetMode b : ms0) built += (built.empty() ? "" : ", ") + std::string(sim::mode_name(b));
-        throw UsageError("--mode", fmt::format("no {} {} mesh model is built (the modes built for {}: {})", shape.name(),
-                                               sim::mode_name(m), shape.name(), built));
+        throw UsageError("--mode", fmt::format("no {} {} mesh model is built (the modes built for {}: {}); to get one, add "
+                                               "a whole-mesh hpcnet_model or a block (rtr_block_model) line in "
+                                               "rtl/router/models.cmake (docs/net_sim.md#meshes-and-tori-of-any-size-blocks-joined-at-run-time)",
+                                               shape.name(), sim::mode_name(m), shape.name(), built));
       }
       if (const std::string why = sim::net_unavailable(shape, m, opts.depth); !why.empty()) throw UsageError("--depth", why);
     }

@@ -299,9 +299,10 @@ std::string no_model_message(const sim::MeshShape& shape) {
   }
   std::string built;
   for (const std::string& n : order) built += (built.empty() ? "" : ", ") + n + " (" + shapes[n] + ")";
-  return fmt::format("no {} model is built; the shapes built: {}. A new shape is one hpcnet_model line in "
-                     "rtl/router/models.cmake (docs/net_sim.md#the-meshes-and-how-they-are-found); "
-                     "--list-models lists the models with their buffer depths",
+  return fmt::format("no {} model is built and no block tiles it; the whole meshes built: {}. A new shape is one "
+                     "hpcnet_model line, a new block one rtr_block_model line, in rtl/router/models.cmake "
+                     "(docs/net_sim.md#meshes-and-tori-of-any-size-blocks-joined-at-run-time); --list-models lists "
+                     "the models with their buffer depths",
                      shape.name(), built.empty() ? "none" : built);
 }
 

@@ -25,7 +25,8 @@ add_test(NAME cli.net_depth COMMAND ${_net_expect} 0 "^adbr +3 +uniform +" --has
 # or mode without a model names what exists.
 add_test(NAME cli.net_patterns_narrowed COMMAND ${_net_expect} 0 "note: 1 of the default patterns does not fit the 2x4-torus, left out: transpose is not defined" --has "^dorvct +2 +bitrev " --no "^dorvct +2 +transpose " -- ${_net} --mesh 2x4-torus --scenario zeroload --quick --quiet)
 add_test(NAME cli.net_pattern_misfit COMMAND ${_net_expect} 2 "--pattern: transpose is not defined on a 2x4-torus mesh" -- ${_net} --mesh 2x4-torus --scenario zeroload --pattern transpose)
-add_test(NAME cli.net_no_model COMMAND ${_net_expect} 2 "--mesh: no 5x5 model is built; the shapes built: 2x2 \\(adbr dorvct dorwh\\), 4x4 .*rtl/router/models.cmake" -- ${_net} --mesh 5x5 --scenario zeroload)
+# any 2-D size runs (blocks joined at run time); a 3-D mesh joins ADBR blocks only
+add_test(NAME cli.net_no_model COMMAND ${_net_expect} 2 "--mode: no 5x5x5 dorwh mesh model is built \\(the modes built for 5x5x5: adbr\\); to get one, .*rtr_block_model.*rtl/router/models.cmake" -- ${_net} --mesh 5x5x5 --mode dorwh --scenario zeroload)
 add_test(NAME cli.net_mode_not_built COMMAND ${_net_expect} 2 "--mode: no 8x8-torus adbr mesh model is built \\(the modes built for 8x8-torus: dorvct\\)" -- ${_net} --mesh 8x8-torus --mode adbr)
 
 # Settings: key=value, the config file, the effective configuration and --save-config.
