@@ -1,4 +1,4 @@
-// bench/net/net_bench.cpp: the scenarios of `hpcnet net` (see net_bench.hpp and docs/net_sim.md):
+// bench/net/net_bench.cpp: the scenarios of `hpcnet net` (see net_bench.hpp and docs/net_bench.md):
 // models, single points, zero-load latency, latency against load, saturation, gain, buffers.
 // Speed and the goals table: net_speed.cpp; tables, CSV, plots and progress: net_output.cpp.
 #include "net/net_bench_impl.hpp"

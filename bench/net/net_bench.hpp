@@ -1,4 +1,4 @@
-// bench/net/net_bench.hpp: the `hpcnet net` scenarios on the Verilated meshes (docs/net_sim.md):
+// bench/net/net_bench.hpp: the `hpcnet net` scenarios on the Verilated meshes (docs/net_bench.md):
 // zero-load latency per hop, latency against offered load per pattern and router mode,
 // saturation (the load where the average latency reaches twice the zero-load latency, found by
 // sweep and bisection), the ADBR-over-DOR latency reduction between half of DOR's saturation and

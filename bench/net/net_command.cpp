@@ -19,7 +19,7 @@ namespace hpcnet::bench {
 using namespace hpcnet::sim;
 
 void add_net_commands(Registry& reg) {
-  reg.add("net", "bubble-flow router meshes: latency vs load, saturation, ADBR vs DOR, buffer sweep, speed (docs/net_sim.md)",
+  reg.add("net", "bubble-flow router meshes: latency vs load, saturation, ADBR vs DOR, buffer sweep, speed (docs/net_bench.md)",
           [](CLI::App& app) -> Runner { return add_net_options(app); });
   add_net_research_command(reg);  // net-run: bench/net/net_research.cpp
 }

@@ -1,7 +1,7 @@
 // bench/net/net_config.cpp: `hpcnet net`'s configuration: key=value settings, the effective
 // configuration (TOML: printed at the start, written by --save-config, read by --config), which
 // option applies to which scenario, the patterns that fit the mesh, and the message for a mesh
-// without a model (docs/net_sim.md#hpcnet-net).
+// without a model (docs/net_bench.md#options).
 #include <algorithm>
 #include <fstream>
 #include <map>
@@ -19,7 +19,7 @@ namespace {
 const std::set<std::string> kAll = {"zeroload", "latency", "saturation", "gain", "buffers", "speed"};
 const std::set<std::string> kMeshScenarios = {"zeroload", "latency", "saturation", "gain", "buffers"};
 
-// Option -> the scenarios it applies to (docs/net_sim.md has this table). Options not listed
+// Option -> the scenarios it applies to (docs/net_bench.md has this table). Options not listed
 // apply to every scenario (--scenario, --seed, --quick, --quiet, --csv, --json, --trace*,
 // --config, --save-config).
 struct Rule {

@@ -154,7 +154,7 @@ std::string write_link_heatmap(const NetLinkStats& s, const std::string& png, co
 void add_net_research_command(Registry& reg) {
   reg.add("net-run",
           "one router-network run of any mesh or torus size: synthetic or trace traffic, per-link statistics, utilization heat "
-          "map, latency histogram (docs/net_sim.md)",
+          "map, latency histogram (docs/net_bench.md#hpcnet-net-run)",
           [](CLI::App& app) -> Runner {
             auto o = std::make_shared<NetRunOptions>();
             app.add_option("--mesh", o->mesh, "mesh or torus, any size: 8x8, 5x7, 4x4x3, 6x6-torus (default 8x8)")

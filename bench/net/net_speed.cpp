@@ -1,5 +1,5 @@
 // bench/net/net_speed.cpp: `hpcnet net --scenario speed` (simulated cycles per second) and the
-// goals table (the router's targets: docs/net_sim.md#goals).
+// goals table (the router's targets: docs/net_bench.md#goals).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -15,7 +15,7 @@ namespace hpcnet::bench::netb {
 
 namespace {
 
-// The speed targets of the router model (docs/net_sim.md#goals): 8x8 and 16x16 at load 0.1.
+// The speed targets of the router model (docs/net_bench.md#goals): 8x8 and 16x16 at load 0.1.
 double speed_goal(const MeshShape& sh) { return sh == MeshShape(8, 8) ? 180000 : sh == MeshShape(16, 16) ? 25000 : 0; }
 
 constexpr unsigned kVerdictRuns = 3;  // a speed verdict needs the median of at least this many runs
@@ -23,7 +23,7 @@ constexpr unsigned kVerdictRuns = 3;  // a speed verdict needs the median of at 
 }  // namespace
 
 // The machine the speed figures were measured on (they differ by up to 1.5x between the machines
-// of one kind: docs/net_sim.md), from /proc/cpuinfo: "AMD EPYC (family 25, model 17), 2 CPUs, 2596 MHz".
+// of one kind: docs/net_bench.md#simulation-speed), from /proc/cpuinfo: "AMD EPYC (family 25, model 17), 2 CPUs, 2596 MHz".
 std::string machine_text() {
   std::ifstream f("/proc/cpuinfo");
   std::map<std::string, std::string> v;
@@ -122,7 +122,7 @@ void Bench::speed_table() {
 }
 
 // ---- the router's goals ----
-// The targets (docs/net_sim.md#goals): 2 cycles per hop at zero load; ADBR at least 15% lower
+// The targets (docs/net_bench.md#goals): 2 cycles per hop at zero load; ADBR at least 15% lower
 // latency than DOR-VCT on transpose and bit-complement (the ADBR paper, seed 003 section 3,
 // figures 9-12: about 17.5% on application traffic); ADBR saturation on transpose >= 0.30 and
 // on uniform >= 0.9 x DOR-VCT's; simulation speed 180,000 (8x8) and 25,000 (16x16) cycles/s.
@@ -169,7 +169,7 @@ void Bench::goals_table() {
              judged ? (sp.median >= goal ? "met" : "missed") : "no_verdict"});
   }
   if (t.rows().empty()) return;
-  emit("goals", "Router goals (the targets of docs/net_sim.md#goals; the latency reduction after the ADBR paper's figures 9-12)",
+  emit("goals", "Router goals (the targets of docs/net_bench.md#goals; the latency reduction after the ADBR paper's figures 9-12)",
        t, csv);
 }
 

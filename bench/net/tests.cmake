@@ -1,5 +1,5 @@
 # bench/net/tests.cmake (included from bench/CMakeLists.txt when the router block is built): the
-# user surface of `hpcnet net` (docs/net_sim.md#hpcnet-net): exact exit codes (0 ok, 2 usage
+# user surface of `hpcnet net` (docs/net_bench.md#options): exact exit codes (0 ok, 2 usage
 # error) and messages through scripts/cli_expect.sh; small meshes and --quick so that each takes seconds.
 set(_net_expect sh ${PROJECT_SOURCE_DIR}/scripts/cli_expect.sh)
 set(_net $<TARGET_FILE:hpcnet> net)
