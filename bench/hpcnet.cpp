@@ -17,6 +17,7 @@
 #include "common/plot.hpp"
 #include "common/registry.hpp"
 #include "common/report.hpp"
+#include "sim/core/trace.hpp"
 
 namespace {
 
@@ -46,14 +47,24 @@ void prepare_outputs(CLI::App& sub) {
 }
 
 int run_command(CLI::App& sub, const Runner& run, const Shared& sh) {
-  sh.trace.check(sub);
+  try {
+    hpcnet::sim::trace_from_env();  // a malformed HPCNET_TRACE is a usage error, before anything runs
+  } catch (const std::invalid_argument& e) {
+    throw UsageError("HPCNET_TRACE", e.what());
+  }
   prepare_outputs(sub);
+  sh.trace.check(sub);
   print_banner(sub.get_name(), option_text(sub, "--seed", "none (deterministic)"));
   int rc = kExitOk;
   try {
     rc = run();
-  } catch (const CheckFailed&) {  // the record of a failed check: the tables so far, exit_code 1
-    if (!sh.json.empty()) write_json(sh.json, sub, kExitCheckFailed);
+  } catch (const CheckFailed&) {  // the record of a failed check: the traces, the tables so far, exit_code 1
+    report_traces();
+    try {
+      if (!sh.json.empty()) write_json(sh.json, sub, kExitCheckFailed);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "hpcnet: %s\n", e.what());
+    }
     throw;
   }
   if (!report_traces() && rc == kExitOk) rc = kExitRunFailed;

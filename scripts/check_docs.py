@@ -36,7 +36,8 @@ Rules (each failure is printed as file:line: message; the exit status is 1 if an
    PREFIX of hpcnet_unit_test in tb/**/CMakeLists.txt, e.g. "net.", "router.unit.") followed
    by a name with a space must start a TEST_CASE name of tb/ ("..." and <placeholder> match
    anything; a shortened name is accepted); a span `cli.<name>` must name an add_test() of
-   bench/CMakeLists.txt or a cli_expect(<name> ...) there (the test cli.<name>; '*' a wildcard).
+   bench/CMakeLists.txt or an included *.cmake (bench/net/tests.cmake), or a cli_expect(<name> ...)
+   there (the test cli.<name>; '*' a wildcard).
 
 Excluded by rule:
 - generated files: words under build/ (or another build folder: build-*/, b/), as a fresh
@@ -366,7 +367,7 @@ def main():
     cmds, targets = cli_commands(), test_targets()
     prefixes, cli_tests = set(), set()
     for f in FILES:
-        if os.path.basename(f) == "CMakeLists.txt":
+        if os.path.basename(f) == "CMakeLists.txt" or f.endswith(".cmake"):  # tests.cmake files too
             src = open(os.path.join(ROOT, f), encoding="utf-8").read()
             if f.startswith("tb" + os.sep):
                 prefixes.update(re.findall(r'PREFIX\s+"([^"]+\.)"', src))

@@ -10,7 +10,8 @@
 #   --clean PATH     remove PATH (file or folder) before the run
 #   --has REGEX      the output must also match REGEX (each REGEX is matched line by line)
 #   --no REGEX       the output must not match REGEX (e.g. the banner: nothing was run)
-#   --exists PATH    PATH must exist after the run
+#   --exists PATH    PATH must exist after the run (removed before it, so that a file left by an
+#                    earlier run cannot pass; likewise the file of --json)
 #   --absent PATH    PATH must not exist after the run
 #   --json PATH KEY  PATH must be valid JSON holding KEY (a dotted path, e.g. tables.ssm)
 set -u
@@ -24,8 +25,9 @@ nl='
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do
   case $1 in
     --clean) rm -rf -- "$2"; shift 2 ;;
-    --has | --no | --exists | --absent) checks="$checks$1$nl$2$nl"; shift 2 ;;
-    --json) checks="$checks--json$nl$2 $3$nl"; shift 3 ;;
+    --has | --no | --absent) checks="$checks$1$nl$2$nl"; shift 2 ;;
+    --exists) rm -rf -- "$2"; checks="$checks$1$nl$2$nl"; shift 2 ;;  # removed first: a stale file cannot pass
+    --json) rm -f -- "$2"; checks="$checks--json$nl$2 $3$nl"; shift 3 ;;
     *) echo "cli_expect: unknown check $1" >&2; exit 2 ;;
   esac
 done

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -129,9 +130,12 @@ void TraceOptions::check(const CLI::App& app) const {
   for (const char* o : {"--trace-first", "--trace-last", "--trace-run"}) require_with(app, o, "--trace");
   if (file.empty()) return;
   if (last < first) throw UsageError("--trace-last", fmt::format("{} is below --trace-first {}", last, first));
-  prepare_output("--trace", file, OutKind::file);
+  if (const char* env = std::getenv("HPCNET_TRACE"); env && *env)  // it would win over --trace in every run
+    throw UsageError("--trace", fmt::format("HPCNET_TRACE={} is set too; use one of them", env));
   std::error_code ec;
-  fs::remove(file, ec);  // made by the check; the harness writes it when its window opens
+  const bool existed = fs::exists(file, ec);
+  prepare_output("--trace", file, OutKind::file);
+  if (!existed) fs::remove(file, ec);  // made by the check; the harness writes it when its window opens
   sim::TraceWindow w;
   w.file = file;
   w.first = first;

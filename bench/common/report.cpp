@@ -24,7 +24,7 @@ nlohmann::json cell(const std::string& s) {
   if (s.empty()) return nullptr;
   size_t used = 0;
   try {
-    if (s.find_first_not_of("0123456789") == std::string::npos && s.size() < 19) return std::stoll(s);  // a whole number
+    if (s.find_first_not_of("0123456789") == std::string::npos) return std::stoull(s);  // a whole number (a seed: all 64 bits)
     const double d = std::stod(s, &used);
     if (used == s.size()) return d;
   } catch (const std::exception&) {
@@ -56,7 +56,7 @@ nlohmann::json option_value(const CLI::Option& o) {
     if (o.get_default_str().empty()) return flag ? nlohmann::json(false) : nlohmann::json(nullptr);
     return list_or_cell(o.get_default_str());
   }
-  if (flag) return true;  // a flag given
+  if (flag) return cell(v.empty() ? "true" : v.back());  // a flag given: --quick, or --quick=false
   if (v.size() == 1 && o.get_expected_max() <= 1 && !o.get_delimiter()) return cell(v[0]);
   nlohmann::json a = nlohmann::json::array();
   for (const auto& s : v) a.push_back(cell(s));
@@ -93,8 +93,9 @@ void write_json(const std::string& path, const CLI::App& command, int status) {
   }
   j["tables"] = ts;
   std::ofstream f(path);
-  if (!f) throw std::runtime_error("cannot write the JSON file '" + path + "'");
   f << j.dump(2) << "\n";
+  f.close();
+  if (!f) throw std::runtime_error("cannot write the JSON file '" + path + "'");
 }
 
 }  // namespace hpcnet::bench

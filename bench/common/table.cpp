@@ -48,6 +48,8 @@ void Table::write_csv(const std::string& path) const {
   };
   row(cols_);
   for (const auto& r : rows_) row(r);
+  f.close();
+  if (!f) throw std::runtime_error("cannot write CSV file '" + path + "'");  // e.g. the disk full
 }
 
 void print_table(const Table& t, const std::string& csv, const std::string& name) {

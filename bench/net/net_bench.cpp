@@ -74,7 +74,7 @@ unsigned Bench::pkt_flits() {
 // instance per model and depth, reused by every point. nullptr when none runs it (net_unavailable).
 NetSimBase* Bench::net(const MeshShape& shape, NetMode m, unsigned buf, unsigned threads) {
   if (!net_unavailable(shape, m, buf, threads).empty()) return nullptr;
-  // a split mesh is not traced (NetSim): HPCNET_TRACE applies to the whole-mesh models
+  // a split mesh traces its first block only (NetSim); here none of it: --trace goes to the whole-mesh models
   const TraceWindow tw = threads > 1 ? TraceWindow::off() : TraceWindow{};
   if (const NetModelInfo* info = find_net(shape, m, buf, threads)) {
     const NetSpec spec = net_spec(*info, buf);

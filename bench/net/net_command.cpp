@@ -144,6 +144,7 @@ int NetCommand::run() {
     prepare_output("--save-config", save_config, OutKind::file);
     std::ofstream f(save_config);
     f << cfg;
+    f.close();
     if (!f) throw UsageError("--save-config", "cannot write '" + save_config + "'");
     fmt::print("configuration written to {}\n", save_config);
   }

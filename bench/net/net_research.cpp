@@ -183,7 +183,16 @@ void add_net_research_command(Registry& reg) {
             app.add_option("--runs", o->runs, "repeat the run (speed measurements; default 1)")->check(CLI::Range(1u, 100u));
             app.add_option("--csv", o->csv, "the result table as CSV");
             app.add_flag("--quiet", o->quiet, "no progress lines on stderr");
-            return [o] { return run(*o); };
+            return [o, &app] {
+              // options that would be ignored are errors (docs/cli.md)
+              if (!o->trace.empty())
+                for (const char* opt : {"--warmup", "--measure", "--load", "--pattern", "--seed"})
+                  reject_if_given(app, opt, "--traffic-trace sets the traffic and the window (the whole trace, then a drain)");
+              if (!o->model.empty())
+                for (const char* opt : {"--joined", "--threads"}) reject_if_given(app, opt, "--model names the network");
+              require_with(app, "--hist-bin", "--latency-hist");
+              return run(*o);
+            };
           });
 }
 

@@ -59,7 +59,7 @@ void HarnessCore::close_trace() {
 
 void HarnessCore::end_trace() {
   close_trace();
-  if (outcome_ != SIZE_MAX) trace_ended(outcome_, cycles_);
+  if (outcome_ != SIZE_MAX) trace_ended(outcome_, settled_);
   outcome_ = SIZE_MAX;
 }
 
@@ -76,6 +76,7 @@ void HarnessCore::check_error() {
 }
 
 void HarnessCore::after_settle() {
+  settled_ = cycles_;
   ctx_->time(2 * cycles_ * half_period_);
   if (!fst_ && !window_done_ && window_.enabled() && cycles_ >= window_.first && cycles_ <= window_.last) open_trace();
   if (fst_) {

@@ -62,6 +62,7 @@ class HarnessCore {
   std::string file_;        // the file bound to window_ (unique in the process)
   size_t outcome_ = SIZE_MAX;  // index in trace_outcomes()
   uint64_t dumped_ = 0;        // the last cycle written to the trace
+  uint64_t settled_ = 0;       // the last cycle simulated (settled)
   bool window_done_ = false;
   std::unique_ptr<VerilatedFstC> fst_;
   Watchdog watchdog_;

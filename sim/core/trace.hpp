@@ -66,7 +66,7 @@ struct TraceOutcome {
   uint64_t first = 0, last = 0;  // the window asked for
   bool written = false;   // the file was opened and closed
   uint64_t from = 0, to = 0;     // cycles written (when written)
-  uint64_t end = 0;       // the harness's last cycle
+  uint64_t end = 0;       // the harness's last cycle simulated
   std::string text() const;      // one line for a user
 };
 std::vector<TraceOutcome> trace_outcomes();

@@ -90,6 +90,10 @@ std::ofstream open_csv(const std::string& path) {
   if (!f) throw std::runtime_error("cannot write " + path);
   return f;
 }
+void close_csv(std::ofstream& f, const std::string& path) {  // a write that failed after the open (disk full)
+  f.close();
+  if (!f) throw std::runtime_error("cannot write " + path);
+}
 }  // namespace
 
 void write_link_csv(const NetLinkStats& s, const std::string& path) {
@@ -101,6 +105,7 @@ void write_link_csv(const NetLinkStats& s, const std::string& path) {
                      a[0], a[1], a[2], b[0], b[1], b[2], l.wrap ? 1 : 0, l.flits, l.utilization, l.dst_occupancy,
                      l.dst_blocked);
   }
+  close_csv(f, path);
 }
 
 void write_input_csv(const NetLinkStats& s, const std::string& path) {
@@ -112,6 +117,7 @@ void write_input_csv(const NetLinkStats& s, const std::string& path) {
     f << fmt::format("{},{},{},{},{},{},{:.6f},{},{:.6f}\n", i.router, c[0], c[1], c[2], port_name(i.port, s.shape.dims),
                      i.flits, i.occupancy, i.blocked, static_cast<double>(i.blocked) / cyc);
   }
+  close_csv(f, path);
 }
 
 std::vector<HistBin> latency_histogram(const NetStats& s, unsigned width) {
@@ -142,6 +148,7 @@ void write_histogram_csv(const std::vector<HistBin>& bins, const std::string& pa
     f << fmt::format("{},{},{},{:.6f},{:.6f}\n", b.lo, b.overflow ? std::string("inf") : std::to_string(b.hi), b.count,
                      static_cast<double>(b.count) / t, static_cast<double>(cum) / t);
   }
+  close_csv(f, path);
 }
 
 }  // namespace hpcnet::sim

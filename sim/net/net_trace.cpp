@@ -2,6 +2,7 @@
 #include "sim/net/net_trace.hpp"
 
 #include <charconv>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -58,6 +59,7 @@ PacketTrace parse_trace(std::istream& in, const std::string& name, const MeshSha
     for (unsigned i = 1; i <= 2; ++i)
       if (v[i] >= nodes)
         fail(fmt::format("{} {} outside the {} network (nodes 0..{})", kWhat[i], v[i], shape.name(), nodes - 1));
+    if (v[0] > kMaxTraceTime) fail(fmt::format("time {} beyond {} cycles", v[0], kMaxTraceTime));
     if (v[3] == 0 || v[3] > kMaxTraceFlits)
       fail(fmt::format("size {} flits outside 1..{} (packets of {} flits; a size is rounded up to whole packets)", v[3],
                        kMaxTraceFlits, pkt_flits));
@@ -66,10 +68,14 @@ PacketTrace parse_trace(std::istream& in, const std::string& name, const MeshSha
     t.records.push_back({v[0], static_cast<uint32_t>(v[1]), static_cast<uint32_t>(v[2]), flits,
                          (flits + pkt_flits - 1) / pkt_flits, ln});
   }
+  if (in.bad()) throw std::invalid_argument(fmt::format("{}: read error after line {}", name, ln));
+  if (t.records.empty()) throw std::invalid_argument(fmt::format("{}: no packet in the trace (only blank or comment lines)", name));
   return t;
 }
 
 PacketTrace load_trace(const std::string& path, const MeshShape& shape, unsigned pkt_flits) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw std::invalid_argument(fmt::format("the packet trace {} is a folder", path));
   std::ifstream f(path);
   if (!f) throw std::invalid_argument(fmt::format("cannot read the packet trace {}", path));
   return parse_trace(f, path, shape, pkt_flits);

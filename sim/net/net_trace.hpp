@@ -4,14 +4,15 @@
 //   # comment (a '#' starts a comment anywhere on a line; blank lines are skipped)
 //   <time> <src> <dst> <size>
 //
-//   time  creation cycle (an unsigned integer), never below the previous line's time
+//   time  creation cycle (an unsigned integer up to kMaxTraceTime), never below the previous line's time
 //   src   source node id (0..nodes-1, id = x + K0*(y + K1*z)); dst likewise (src == dst: a
 //         zero-hop message through its own router, as in the scripted all-to-all tests)
 //   size  flits (an integer >= 1, at most kMaxTraceFlits): the message becomes ceil(size /
 //         PktFlits) packets of the model's fixed PktFlits flits, all created at `time` (the last
 //         one padded to a whole packet; PacketTrace::padded_flits counts the padding)
 //
-// Every error names the file and the line. NetEngine::set_trace() makes a trace the source of its
+// Every error names the file and the line; a folder, an unreadable file and a trace with no
+// packet are errors too. NetEngine::set_trace() makes a trace the source of its
 // packets (instead of the Bernoulli generation; the offered load is then ignored).
 #pragma once
 
@@ -25,6 +26,7 @@
 namespace hpcnet::sim {
 
 inline constexpr uint64_t kMaxTraceFlits = 1u << 20;
+inline constexpr uint64_t kMaxTraceTime = uint64_t{1} << 40;  // the longest measurement `net-run` takes
 
 struct TraceRecord {
   uint64_t time = 0;
