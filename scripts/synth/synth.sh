@@ -9,7 +9,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 out=${1:?usage: synth.sh OUTDIR [NAME...]}
 shift
 mkdir -p "$out"
-# One Yosys is pinned: Debian 12's 0.23 (scripts/deps.sh installs it; ../shared/TOOLCHAIN.md).
+# One Yosys is pinned: Debian 12's 0.23 (scripts/deps.sh installs it; docs/sources.md#toolchain-facts-the-build-relies-on).
 ver=$(yosys -V 2>/dev/null || true)
 case "$ver" in
   *"Yosys 0.23"*) ;;
