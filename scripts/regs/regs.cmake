@@ -8,6 +8,7 @@ set(HPCNET_REGS_TOMLS
   rtl/ssm/ssm_regs.toml
   rtl/gsn/gsn_formats.toml
   rtl/router/rtr_formats.toml
+  rtl/nic/nic_formats.toml
 )
 
 set(HPCNET_REGS_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/gen_regs.py)
