@@ -369,6 +369,7 @@ package nic_formats_pkg;
   localparam logic [7:0] NIC_STATUS_BAD_FLAGS = 8'd11;
   localparam logic [7:0] NIC_STATUS_BAD_NODE = 8'd12;
   localparam logic [7:0] NIC_STATUS_MALFORMED = 8'd13;
+  localparam logic [7:0] NIC_STATUS_EV_ALIGN = 8'd15;
   localparam logic [7:0] NIC_STATUS_DQ_OVERFLOW = 8'd14;
   // pkt_type: Network packet types (PKT.PTYPE) and their virtual channel.
   localparam int unsigned NIC_PKT_TYPE_WIDTH = 4;

@@ -1,3 +1,8 @@
 // Source list of the NIC (rtl/nic, top nic_top). docs/common.md#source-lists.
 -f rtl/common/sources.f
 rtl/nic/nic_formats_pkg.sv
+rtl/nic/nic_cmpl_pkg.sv
+rtl/nic/nic_regs.sv
+rtl/nic/nic_rx.sv
+rtl/nic/nic_cmpl.sv
+rtl/nic/nic_exec.sv

@@ -131,6 +131,7 @@ enum class Status : std::uint8_t {
   BAD_FLAGS = 0xb,  // a flag the type does not take (REV on an RDMA read or a mini-packet)
   BAD_NODE = 0xc,  // destination node unreachable
   MALFORMED = 0xd,  // receiver: a packet with an unknown type or inconsistent fields
+  EV_ALIGN = 0xf,  // an event address is not 16-byte aligned
   DQ_OVERFLOW = 0xe,  // a PIO write found the VP's on-chip DQ full: the word was dropped (software checks DQ_FREE)
 };
 constexpr const char* to_string(Status v) {
@@ -149,6 +150,7 @@ constexpr const char* to_string(Status v) {
     case Status::BAD_FLAGS: return "BAD_FLAGS";
     case Status::BAD_NODE: return "BAD_NODE";
     case Status::MALFORMED: return "MALFORMED";
+    case Status::EV_ALIGN: return "EV_ALIGN";
     case Status::DQ_OVERFLOW: return "DQ_OVERFLOW";
   }
   return "?";
@@ -218,7 +220,8 @@ inline constexpr Field VPC_SIZES_HDQ_LOG2{0, 16, 5};
 struct VpcSizes {
   static constexpr unsigned kBits = 64, kWords = 1;
   using Words = std::array<std::uint64_t, kWords>;
-  // [4:0] CQ entries = 2^CQ_LOG2 (0: no CQ: completions that need an entry stall the VP)
+  // [4:0] CQ entries = 2^CQ_LOG2 (0: no CQ: no entry is written, errors are recorded in VP.ERR
+  //   only)
   std::uint32_t cq_log2 = 0;
   // [12:8] MPQ entries = 2^MPQ_LOG2 (0: no MPQ: arriving mini-packets are refused)
   std::uint32_t mpq_log2 = 0;

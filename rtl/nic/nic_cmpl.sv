@@ -1,0 +1,185 @@
+// nic_cmpl: the completion unit (docs/nic.md section 4). Holds the message table (a record per
+// MSG_ID, written at dispatch) and completes descriptors, one at a time, in the order it takes
+// them (fixed priority: an error found at dispatch, an engine 0 failure, a report from the VC1
+// receiver: ACK, NACK or a read's last data written):
+//   1. on success with LEV: the local event's 16 bytes at their (translated, 16-byte aligned)
+//      address;
+//   2. on an error, or on success with CQ_OK: the CQ entry (cqe) at CQ_BASE + 16 * (tail mod
+//      size), PHASE = 1 on the ring's first pass; with no CQ (CQ_LOG2 = 0) none;
+//   3. then the slot is freed, the VP's outstanding count drops, the CQ tail moves, INTR raises
+//      the VP's CQ cause, an error is reported to the VP's ERR register.
+// Writes go through engine 2 (wr_*), which applies them in order after every earlier write (the
+// data of a read is written before its CQ entry). The CQ never overflows: nic_exec starts a
+// descriptor only when the CQ has room for an entry of every outstanding one.
+module nic_cmpl #(
+  parameter int NumVp = 32,
+  parameter int MsgW  = 6
+) (
+  input  logic                   clk_i,
+  input  logic                   rst_ni,
+  input  logic [NumVp*48-1:0]    cq_base_i,
+  input  logic [NumVp*5-1:0]     cq_log2_i,
+  // message slots and records (nic_exec)
+  output logic                   free_ok_o,
+  output logic [MsgW-1:0]        free_id_o,
+  input  logic                   rec_we_i,
+  input  logic [nic_cmpl_pkg::RecW-1:0] rec_i,
+  input  logic                   start_i,
+  input  logic [4:0]             start_vp_i,
+  // completions
+  input  logic                   err_valid_i,   // rec_i failed at dispatch: no message
+  output logic                   err_ready_o,
+  input  logic [7:0]             err_status_i,
+  input  logic [31:0]            err_info_i,
+  input  logic                   fail_valid_i,  // engine 0 failed the message
+  output logic                   fail_ready_o,
+  input  logic [MsgW-1:0]        fail_id_i,
+  input  logic [7:0]             fail_status_i,
+  input  logic                   done_valid_i,  // VC1 receiver: ACK / NACK / read written
+  output logic                   done_ready_o,
+  input  logic [7:0]             done_msg_id_i,
+  input  logic [7:0]             done_status_i,
+  // state
+  output logic [NumVp*8-1:0]     outstanding_o,
+  output logic [NumVp*32-1:0]    cq_tail_o,
+  output logic [NumVp-1:0]       cq_irq_o,
+  output logic                   rep_valid_o,   // an error for VP.ERR
+  output logic [4:0]             rep_vp_o,
+  output logic [7:0]             rep_code_o,
+  output logic [15:0]            rep_tag_o,
+  // engine 2 write client
+  output logic                   wr_valid_o,
+  input  logic                   wr_ready_i,
+  output logic [47:0]            wr_addr_o,
+  output logic [5:0]             wr_len_o,
+  output logic [255:0]           wr_data_o,
+  output logic                   wr_last_o
+);
+  import nic_formats_pkg::*;
+  import nic_cmpl_pkg::*;
+
+  localparam int NM = 1 << MsgW;
+  if (MsgW < 1 || MsgW > 8) begin : gen_err_msgw
+    $error("nic_cmpl: MsgW must be 1..8");
+  end
+
+  typedef enum logic [1:0] {SIdle, SEv, SCq, SFin} state_e;
+  state_e state_q;
+  rec_t         tab_q [NM];
+  logic [NM-1:0] busy_q;
+  rec_t         r_q;
+  logic [7:0]   st_q;
+  logic [31:0]  info_q;
+  logic [MsgW-1:0] id_q;
+  logic         msg_q;      // a message slot to free
+
+  // lowest free slot
+  always_comb begin
+    free_ok_o = 1'b0;
+    free_id_o = '0;
+    for (int i = NM - 1; i >= 0; i--) begin
+      if (!busy_q[i]) begin
+        free_ok_o = 1'b1;
+        free_id_o = MsgW'(i);
+      end
+    end
+  end
+
+  assign err_ready_o  = state_q == SIdle;
+  assign fail_ready_o = state_q == SIdle && !err_valid_i;
+  assign done_ready_o = state_q == SIdle && !err_valid_i && !fail_valid_i;
+
+  // the CQ entry and the writes
+  logic [4:0]  v;
+  logic [4:0]  lg;
+  logic [31:0] tail, size;
+  logic [47:0] cq_addr;
+  cqe_t        e;
+  logic        want_cq;
+  always_comb begin
+    v       = r_q.vp;
+    lg      = cq_log2_i[32'(v)*5 +: 5];
+    size    = 32'd1 << lg;
+    tail    = cq_tail_o[32'(v)*32 +: 32];
+    cq_addr = cq_base_i[32'(v)*48 +: 48] + {12'd0, tail & (size - 32'd1), 4'd0};
+    want_cq = lg != '0 && (st_q != NIC_STATUS_OK || r_q.cq_ok);
+    e          = '0;
+    e.tag      = r_q.tag;
+    e.status   = st_q;
+    e.type_    = r_q.typ;
+    e.vp       = r_q.vp;
+    e.dst_node = r_q.dst_node;
+    e.phase    = !tail[lg];
+    e.len      = (st_q == NIC_STATUS_OK) ? r_q.len : '0;
+    e.info     = info_q;
+    wr_valid_o = (state_q == SEv && r_q.lev && st_q == NIC_STATUS_OK) || (state_q == SCq && want_cq);
+    wr_len_o   = 6'd16;
+    wr_last_o  = 1'b1;
+    if (state_q == SEv) begin
+      wr_addr_o = r_q.lev_pa;
+      wr_data_o = 256'(r_q.lev_data) << (8 * 32'(r_q.lev_pa[4:0]));
+    end else begin
+      wr_addr_o = cq_addr;
+      wr_data_o = 256'(e) << (8 * 32'(cq_addr[4:0]));
+    end
+  end
+
+  assign rep_valid_o = state_q == SFin && st_q != NIC_STATUS_OK;
+  assign rep_vp_o    = r_q.vp;
+  assign rep_code_o  = st_q;
+  assign rep_tag_o   = r_q.tag;
+
+  logic [MsgW-1:0] did;
+  assign did = MsgW'(done_msg_id_i);
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      state_q <= SIdle; busy_q <= '0; r_q <= '0; st_q <= '0; info_q <= '0; id_q <= '0; msg_q <= 1'b0;
+      outstanding_o <= '0; cq_tail_o <= '0; cq_irq_o <= '0;
+    end else begin
+      cq_irq_o <= '0;
+      if (rec_we_i && free_ok_o) begin
+        tab_q[free_id_o]  <= rec_t'(rec_i);
+        busy_q[free_id_o] <= 1'b1;
+      end
+      unique case (state_q)
+        SIdle: begin
+          if (err_valid_i) begin
+            r_q <= rec_t'(rec_i); st_q <= err_status_i; info_q <= err_info_i; msg_q <= 1'b0;
+          end else if (fail_valid_i) begin
+            r_q <= tab_q[fail_id_i]; st_q <= fail_status_i; info_q <= 32'd1; id_q <= fail_id_i; msg_q <= 1'b1;
+          end else if (done_valid_i) begin
+            r_q <= tab_q[did]; st_q <= done_status_i; info_q <= (done_status_i == NIC_STATUS_OK) ? 32'd0 : 32'd2;
+            id_q <= did; msg_q <= 1'b1;
+          end
+          if (err_valid_i || fail_valid_i || done_valid_i) state_q <= SEv;
+        end
+        SEv: if (!(r_q.lev && st_q == NIC_STATUS_OK) || wr_ready_i) state_q <= SCq;
+        SCq: if (!want_cq || wr_ready_i) begin
+          if (want_cq) cq_tail_o[32'(v)*32 +: 32] <= tail + 32'd1;
+          if (want_cq && r_q.intr) cq_irq_o[v] <= 1'b1;
+          state_q <= SFin;
+        end
+        SFin: begin
+          if (msg_q) busy_q[id_q] <= 1'b0;
+          state_q <= SIdle;
+        end
+        default: state_q <= SIdle;
+      endcase
+      // outstanding: one more per descriptor taken, one less per completion
+      for (int i = 0; i < NumVp; i++) begin
+        outstanding_o[i*8 +: 8] <= outstanding_o[i*8 +: 8]
+                                  + ((start_i && start_vp_i == 5'(i)) ? 8'd1 : 8'd0)
+                                  - ((state_q == SFin && r_q.vp == 5'(i)) ? 8'd1 : 8'd0);
+      end
+    end
+  end
+
+`ifndef SYNTHESIS
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && state_q == SIdle && !err_valid_i && !fail_valid_i && done_valid_i) begin
+      a_done_busy: assert (busy_q[did] && done_msg_id_i < 8'(NM))
+        else $error("nic_cmpl: completion for message %0d, which is not outstanding", done_msg_id_i);
+    end
+  end
+`endif
+endmodule

@@ -1,0 +1,17 @@
+// nic_cmpl_pkg: the record the completion unit keeps per message (MSG_ID) from dispatch to
+// completion: what the CQ entry, the local event and the interrupt need (docs/nic.md section 4).
+package nic_cmpl_pkg;
+  typedef struct packed {
+    logic [127:0] lev_data;  // the local event's 16 bytes
+    logic [47:0]  lev_pa;    // the local event's physical address (translated at dispatch)
+    logic         lev;       // write the local event on success
+    logic         intr;      // raise the VP's CQ interrupt cause with the CQ entry
+    logic         cq_ok;     // write a CQ entry on success too
+    logic [31:0]  len;       // bytes of the transfer (the CQ entry's LEN on success)
+    logic [13:0]  dst_node;
+    logic [3:0]   typ;       // descriptor TYPE
+    logic [15:0]  tag;
+    logic [4:0]   vp;
+  } rec_t;
+  localparam int RecW = $bits(rec_t);
+endpackage

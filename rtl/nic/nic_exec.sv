@@ -1,0 +1,389 @@
+// nic_exec: descriptor execution (docs/nic.md section 4). Takes one descriptor at a time from
+// the DQs (nic_dq picks the VP round-robin among those vp_ok_o lets start), and
+//   checks it: NWORDS against the type and flags, lengths, DST_VP, PHYS only with PHYS_OK, event
+//              addresses 16-byte aligned, the local event address and an RDMA read's local
+//              destination through the ATT (write right, whole range): a failure completes the
+//              descriptor with an error (cmpl), nothing is sent;
+//   records it in the completion unit's message table (MSG_ID) and dispatches it:
+//     RDMA_WRITE -> engine 0 (job_*); its result ends the message on an error, or sends the
+//                   remote EVENT packet (REV) after the data;
+//     RDMA_READ  -> a READ_REQ packet;  IMM_WRITE -> one or two WRITE packets (cut at the
+//     destination's 128-byte boundary) and the EVENT (REV);  MP_SEND -> an MP packet.
+// vp_ok_o: the VP is enabled, has fewer than MaxOut descriptors outstanding, its CQ has room for
+// an entry of every outstanding descriptor plus this one (every descriptor may end in an error
+// entry), a message slot is free, and a BLOCK descriptor waits until nothing is outstanding.
+// Packets leave through one 5-flit slot (pkt_*, VC0); engine 0's EVENTs go first.
+module nic_exec #(
+  parameter int NumVp    = 32,
+  parameter int MaxWords = 24,
+  parameter int MaxOut   = 16,
+  parameter int MsgW     = 6     // message table: 2^MsgW entries
+) (
+  input  logic                   clk_i,
+  input  logic                   rst_ni,
+  input  logic [13:0]            node_id_i,
+  input  logic [NumVp-1:0]       vp_en_i,
+  input  logic [NumVp-1:0]       vp_phys_ok_i,
+  input  logic [NumVp*5-1:0]     cq_log2_i,
+  input  logic [NumVp*32-1:0]    cq_head_i,
+  input  logic [NumVp*32-1:0]    cq_tail_i,
+  input  logic [NumVp*8-1:0]     outstanding_i,   // from the completion unit
+  // DQs
+  /* verilator lint_off UNUSEDSIGNAL */  // nic_dq applies head_ok; the words carry NWORDS
+  input  logic [NumVp-1:0]       head_ok_i,
+  input  logic [NumVp*64-1:0]    head_ctrl_i,
+  output logic [NumVp-1:0]       vp_ok_o,
+  input  logic                   desc_valid_i,
+  output logic                   desc_ready_o,
+  input  logic [4:0]             desc_vp_i,
+  input  logic [4:0]             desc_nwords_i,
+  /* verilator lint_on UNUSEDSIGNAL */
+  input  logic [MaxWords*64-1:0] desc_words_i,
+  input  logic                   desc_bad_i,
+  // translation client (local checks)
+  output logic                   xl_req_valid_o,
+  input  logic                   xl_req_ready_i,
+  output logic [4:0]             xl_req_vp_o,
+  output logic [63:0]            xl_req_addr_o,
+  output logic [31:0]            xl_req_len_o,
+  output logic                   xl_req_phys_o,
+  output logic                   xl_req_phys_ok_o,
+  input  logic                   xl_rsp_valid_i,
+  output logic                   xl_rsp_ready_o,
+  input  logic [7:0]             xl_rsp_status_i,
+  input  logic [47:0]            xl_rsp_paddr_i,
+  // engine 0
+  output logic                   job_valid_o,
+  input  logic                   job_ready_i,
+  output logic [4:0]             job_vp_o,
+  output logic [63:0]            job_src_o,
+  output logic                   job_phys_o,
+  output logic                   job_phys_ok_o,
+  output logic [31:0]            job_len_o,
+  output logic [63:0]            job_dst_o,
+  output logic [255:0]           job_head_o,
+  input  logic                   res_valid_i,
+  output logic                   res_ready_o,
+  input  logic [7:0]             res_status_i,
+  input  logic [7:0]             res_msg_id_i,
+  // packets (VC0)
+  output logic                   pkt_valid_o,
+  input  logic                   pkt_ready_i,
+  output logic [255:0]           pkt_data_o,
+  output logic                   pkt_last_o,
+  // completion unit: the free message slot, records, outstanding count, completions
+  input  logic                   free_ok_i,
+  input  logic [MsgW-1:0]        free_id_i,
+  output logic                   rec_we_o,        // record free_id_i (cmpl takes the slot)
+  output logic                   start_o,         // a descriptor was taken (outstanding + 1)
+  output logic [4:0]             start_vp_o,
+  output logic [nic_cmpl_pkg::RecW-1:0] rec_o,    // the record: for rec_we_o, or for an error now
+  output logic                   err_valid_o,     // complete rec_o now with err_status_o (no message)
+  input  logic                   err_ready_i,
+  output logic [7:0]             err_status_o,
+  output logic [31:0]            err_info_o,
+  output logic                   fail_valid_o,    // engine 0 failed message res_msg_id_i
+  input  logic                   fail_ready_i,
+  output logic [MsgW-1:0]        fail_id_o,
+  output logic [7:0]             fail_status_o
+);
+  import nic_formats_pkg::*;
+  import nic_cmpl_pkg::*;
+
+  if (MaxWords < 18 || MaxWords > 31) begin : gen_err_words
+    $error("nic_exec: MaxWords must be 18..31 (an immediate write of 128 bytes with no event takes 18)");
+  end
+  if (MsgW < 1 || MsgW > 8) begin : gen_err_msgw
+    $error("nic_exec: MsgW must be 1..8 (MSG_ID is 8 bits)");
+  end
+
+  typedef enum logic [2:0] {SIdle, SCheck, SLev, SLocal, SGo, SPkt, SErr} state_e;
+  state_e state_q;
+  logic [MaxWords*64-1:0] w_q;
+  logic [4:0]  vp_q;
+  logic        bad_q;
+  logic [7:0]  err_q;
+  logic [31:0] info_q;
+  logic [47:0] lev_pa_q;
+  logic [1:0]  npk_q;       // packets of this descriptor still to load into the slot
+  logic [MsgW-1:0] id_q;
+
+  // ---------------------------------------------------------------- decode
+  /* verilator lint_off UNUSEDSIGNAL */  // reserved and decoded-elsewhere fields
+  desc_ctrl_t c;
+  logic [31:0] rlen;
+  logic [63:0] wl, wr;           // RDMA: local and remote address; IMM: remote
+  logic [4:0]  lev_at, rev_at, dat_at, need;
+  logic [7:0]  vstat;
+  logic [63:0] levw, revw;
+  logic [127:0] levd, revd;
+  always_comb begin
+    c      = desc_ctrl_t'(w_q[63:0]);
+    rlen   = w_q[64 +: 32];
+    wl     = w_q[2*64 +: 64];
+    wr     = (c.type_ == NIC_DESC_TYPE_IMM_WRITE) ? w_q[64 +: 64] : w_q[3*64 +: 64];
+    lev_at = (c.type_ == NIC_DESC_TYPE_IMM_WRITE) ? 5'd2 : (c.type_ == NIC_DESC_TYPE_MP_SEND) ? 5'd1 : 5'd4;
+    rev_at = lev_at + (c.lev ? 5'd3 : 5'd0);
+    dat_at = rev_at + (c.rev ? 5'd3 : 5'd0);
+    need   = (c.type_ == NIC_DESC_TYPE_IMM_WRITE || c.type_ == NIC_DESC_TYPE_MP_SEND)
+             ? dat_at + 5'((32'(c.short_len) + 7) / 8) : dat_at;
+    levw   = w_q[32'(lev_at)*64 +: 64];
+    levd   = w_q[(32'(lev_at) + 1)*64 +: 128];
+    revw   = w_q[32'(rev_at)*64 +: 64];
+    revd   = w_q[(32'(rev_at) + 1)*64 +: 128];
+    vstat  = NIC_STATUS_OK;
+    if (bad_q)                                                    vstat = NIC_STATUS_BAD_NWORDS;
+    else if (c.type_ == NIC_DESC_TYPE_INVALID || c.type_ > NIC_DESC_TYPE_MP_SEND) vstat = NIC_STATUS_BAD_TYPE;
+    else if (c.rev && (c.type_ == NIC_DESC_TYPE_RDMA_READ || c.type_ == NIC_DESC_TYPE_MP_SEND)) vstat = NIC_STATUS_BAD_FLAGS;
+    else if (c.nwords != need)                                    vstat = NIC_STATUS_BAD_NWORDS;
+    else if ((c.type_ == NIC_DESC_TYPE_RDMA_WRITE || c.type_ == NIC_DESC_TYPE_RDMA_READ) && rlen == 0) vstat = NIC_STATUS_BAD_LEN;
+    else if (c.type_ == NIC_DESC_TYPE_IMM_WRITE && (c.short_len == 0 || c.short_len > 8'd128)) vstat = NIC_STATUS_BAD_LEN;
+    else if (c.type_ == NIC_DESC_TYPE_MP_SEND && c.short_len > 8'd120) vstat = NIC_STATUS_BAD_LEN;
+    else if (32'(c.dst_vp) >= NumVp)                              vstat = NIC_STATUS_BAD_VP;
+    else if (c.phys && !vp_phys_ok_i[vp_q])                       vstat = NIC_STATUS_PHYS_DENIED;
+    else if ((c.lev && levw[3:0] != '0) || (c.rev && revw[3:0] != '0)) vstat = NIC_STATUS_EV_ALIGN;
+  end
+
+  // ---------------------------------------------------------------- which VPs may start
+  logic [31:0] used, size;
+  desc_ctrl_t  hc;
+  /* verilator lint_on UNUSEDSIGNAL */
+  always_comb begin
+    used = '0; size = '0; hc = '0;
+    for (int v = 0; v < NumVp; v++) begin
+      hc   = desc_ctrl_t'(head_ctrl_i[v*64 +: 64]);
+      size = 32'd1 << cq_log2_i[v*5 +: 5];
+      used = cq_tail_i[v*32 +: 32] - cq_head_i[v*32 +: 32] + 32'(outstanding_i[v*8 +: 8]);
+      vp_ok_o[v] = vp_en_i[v] && 32'(outstanding_i[v*8 +: 8]) < MaxOut && free_ok_i
+                   && (cq_log2_i[v*5 +: 5] == '0 || used < size)
+                   && (!hc.block || outstanding_i[v*8 +: 8] == '0)
+                   && state_q == SIdle;  // one descriptor at a time
+    end
+  end
+  assign desc_ready_o = state_q == SIdle;
+
+  // ---------------------------------------------------------------- the record
+  rec_t r;
+  always_comb begin
+    r = '0;
+    r.vp       = vp_q;
+    r.tag      = c.tag;
+    r.typ      = c.type_;
+    r.dst_node = c.dst_node;
+    r.len      = (c.type_ == NIC_DESC_TYPE_RDMA_WRITE || c.type_ == NIC_DESC_TYPE_RDMA_READ) ? rlen : 32'(c.short_len);
+    r.cq_ok    = c.cq_ok;
+    r.intr     = c.intr;
+    r.lev      = c.lev && (vstat == NIC_STATUS_OK);
+    r.lev_pa   = lev_pa_q;
+    r.lev_data = levd;
+  end
+  assign rec_o = r;
+
+  // ---------------------------------------------------------------- translations
+  always_comb begin
+    xl_req_valid_o   = state_q == SLev || state_q == SLocal;
+    xl_req_vp_o      = vp_q;
+    xl_req_addr_o    = (state_q == SLev) ? levw : wl;
+    xl_req_len_o     = (state_q == SLev) ? 32'd16 : rlen;
+    xl_req_phys_o    = c.phys;
+    xl_req_phys_ok_o = vp_phys_ok_i[vp_q];
+    xl_rsp_ready_o   = 1'b1;
+  end
+  logic xl_sent_q;  // the request of this state went out; waiting for its answer
+
+  // ---------------------------------------------------------------- head flits
+  pkt_head_t hd;   // the template: type-independent fields
+  always_comb begin
+    hd = '0;
+    hd.src_node = node_id_i;
+    hd.dst_node = c.dst_node;
+    hd.src_vp   = vp_q;
+    hd.dst_vp   = c.dst_vp;
+    hd.phys     = c.phys;
+    hd.rev      = c.rev;
+    hd.msg_id   = (state_q == SGo) ? 8'(free_id_i) : 8'(id_q);
+  end
+  assign job_valid_o   = state_q == SGo && c.type_ == NIC_DESC_TYPE_RDMA_WRITE && !ev_full && free_ok_i;
+  assign job_vp_o      = vp_q;
+  assign job_src_o     = wl;
+  assign job_phys_o    = c.phys;
+  assign job_phys_ok_o = vp_phys_ok_i[vp_q];
+  assign job_len_o     = rlen;
+  assign job_dst_o     = wr;
+  always_comb begin
+    job_head_o = hd;
+    job_head_o[NIC_PKT_HEAD_PTYPE_LSB +: 4] = NIC_PKT_TYPE_WRITE;
+  end
+
+  // ---------------------------------------------------------------- packets of this unit
+  // IMM: data shifted to its destination offset in up to two 128-byte blocks
+  logic [2047:0] imm_sh;
+  logic [1023:0] dat;
+  logic [7:0]    off, l1;
+  always_comb begin
+    dat = '0;
+    for (int b = 0; b < 128; b++) begin
+      if (b < 32'(c.short_len) && 32'(dat_at) * 8 + b < MaxWords * 8) dat[b*8 +: 8] = w_q[(32'(dat_at) * 8 + b) * 8 +: 8];
+    end
+    off    = {1'b0, wr[6:0]};
+    imm_sh = {1024'd0, dat} << (8 * 32'(off));
+    l1     = (32'(off) + 32'(c.short_len) > 128) ? 8'(128 - 32'(off)) : c.short_len;
+  end
+  // the packet for the slot: k = which one of this descriptor (0, 1, then the EVENT)
+  pkt_head_t ph;
+  logic [1023:0] pay;
+  logic [1:0]    k;
+  always_comb begin
+    k = 2'd0;
+    ph = hd;
+    pay = '0;
+    unique case (c.type_)
+      NIC_DESC_TYPE_RDMA_READ: begin
+        ph.ptype = NIC_PKT_TYPE_READ_REQ; ph.first = 1'b1; ph.last = 1'b1;
+        ph.addr = vaddr_t'(wr); ph.msg_len = rlen; ph.aux = wl;
+      end
+      NIC_DESC_TYPE_MP_SEND: begin
+        ph.ptype = NIC_PKT_TYPE_MP; ph.first = 1'b1; ph.last = 1'b1; ph.len = c.short_len;
+        ph.msg_len = 32'(c.short_len); ph.aux = 64'(c.tag) << 16;
+        pay = {dat[959:0], 64'd0};
+      end
+      default: begin  // IMM_WRITE: packet 0, packet 1 (crossing), then the EVENT
+        k = tot - npk_q;
+        if (c.rev && k == tot - 2'd1) begin
+          ph.ptype = NIC_PKT_TYPE_EVENT; ph.first = 1'b1; ph.last = 1'b1; ph.len = 8'd16;
+          ph.addr = vaddr_t'(revw); ph.msg_len = 32'd16; pay = 1024'(revd);
+        end else begin
+          ph.ptype = NIC_PKT_TYPE_WRITE; ph.msg_len = 32'(c.short_len);
+          ph.first = k == 2'd0;
+          ph.last  = k == 2'd1 || !imm_two;
+          ph.len   = (k == 2'd0) ? l1 : 8'(32'(c.short_len) - 32'(l1));
+          ph.addr  = vaddr_t'((k == 2'd0) ? wr : {wr[63:7] + 57'd1, 7'd0});
+          pay      = (k == 2'd0) ? imm_sh[1023:0] : imm_sh[2047:1024];
+        end
+      end
+    endcase
+  end
+  logic       imm_two;
+  logic [1:0] tot;   // packets of an IMM_WRITE: data (1 or 2), then the EVENT
+  assign imm_two = 32'(off) + 32'(c.short_len) > 128;
+  assign tot     = (imm_two ? 2'd2 : 2'd1) + (c.rev ? 2'd1 : 2'd0);
+
+  // engine 0 messages with a remote event: their EVENT goes when engine 0 reports success
+  localparam int EvD = 4;
+  logic [EvD-1:0][255+128:0] ev_q;   // {event head, event data}
+  logic [2:0]                ev_n_q;
+  logic                      ev_full;
+  assign ev_full = 32'(ev_n_q) == EvD;
+  pkt_head_t eh;
+  always_comb begin
+    eh = hd;
+    eh.ptype = NIC_PKT_TYPE_EVENT; eh.first = 1'b1; eh.last = 1'b1; eh.len = 8'd16;
+    eh.addr = vaddr_t'(revw); eh.msg_len = 32'd16;
+  end
+
+  // the slot
+  logic [4:0][255:0] slot_q;
+  logic [2:0]        sf_q;     // flits left in the slot
+  logic              res_ev, slot_free, load_desc;
+  assign slot_free   = sf_q == '0;
+  assign pkt_valid_o = !slot_free;
+  assign pkt_data_o  = slot_q[3'(3'd5 - sf_q)];
+  assign pkt_last_o  = sf_q == 3'd1;
+  // engine 0 results, in job order: each pops its entry; an error ends the message, success
+  // sends the EVENT of a message with REV
+  assign res_ev      = res_valid_i && res_status_i == NIC_STATUS_OK && ev_q[0][NIC_PKT_HEAD_REV_LSB];
+  assign res_ready_o = (res_status_i != NIC_STATUS_OK) ? fail_ready_i : (!res_ev || slot_free);
+  assign fail_valid_o  = res_valid_i && res_status_i != NIC_STATUS_OK;
+  assign fail_id_o     = MsgW'(res_msg_id_i);
+  assign fail_status_o = res_status_i;
+  assign load_desc     = state_q == SPkt && slot_free && !res_ev;
+`ifndef SYNTHESIS
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && res_valid_i) begin
+      a_res_order: assert (ev_n_q != '0 && ev_q[0][NIC_PKT_HEAD_MSG_ID_LSB +: 8] == res_msg_id_i)
+        else $error("nic_exec: engine 0 result for message %0d out of job order", res_msg_id_i);
+    end
+  end
+`endif
+
+  // ---------------------------------------------------------------- control
+  assign err_valid_o  = state_q == SErr;
+  assign err_status_o = err_q;
+  assign err_info_o   = info_q;
+  assign rec_we_o     = state_q == SGo && (c.type_ != NIC_DESC_TYPE_RDMA_WRITE || (job_ready_i && !ev_full));
+  assign start_o      = desc_valid_i && desc_ready_o;
+  assign start_vp_o   = desc_vp_i;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      state_q <= SIdle; w_q <= '0; vp_q <= '0; bad_q <= 1'b0; err_q <= '0; info_q <= '0;
+      lev_pa_q <= '0; npk_q <= '0; id_q <= '0; xl_sent_q <= 1'b0; ev_q <= '0; ev_n_q <= '0;
+      slot_q <= '0; sf_q <= '0;
+    end else begin
+      // the slot: a flit leaves; engine 0's EVENT first, then this descriptor's packets
+      if (pkt_valid_o && pkt_ready_i) sf_q <= sf_q - 3'd1;
+      // engine 0's queue: pop a result's entry, push a dispatched write's
+      if (res_valid_i && res_ready_o) begin
+        for (int i = 0; i < EvD - 1; i++) ev_q[i] <= ev_q[i + 1];
+        if (res_ev) begin
+          slot_q <= {768'd0, 256'(ev_q[0][383:256]), ev_q[0][255:0]};
+          sf_q   <= 3'd5;
+        end
+      end
+      if (load_desc) begin
+        slot_q <= {pay, 256'(ph)};
+        sf_q   <= 3'd5;
+        npk_q  <= npk_q - 2'd1;
+        if (npk_q == 2'd1) state_q <= SIdle;
+      end
+      ev_n_q <= ev_n_q + {2'd0, state_q == SGo && job_valid_o && job_ready_i}
+                       - {2'd0, res_valid_i && res_ready_o};
+      unique case (state_q)
+        SIdle: if (desc_valid_i) begin
+          w_q   <= desc_words_i;
+          vp_q  <= desc_vp_i;
+          bad_q <= desc_bad_i;
+          state_q <= SCheck;
+        end
+        SCheck: begin
+          info_q <= '0;
+          if (vstat != NIC_STATUS_OK) begin
+            err_q <= vstat; state_q <= SErr;
+          end else if (c.lev) begin
+            state_q <= SLev;
+          end else if (c.type_ == NIC_DESC_TYPE_RDMA_READ) begin
+            state_q <= SLocal;
+          end else begin
+            state_q <= SGo;
+          end
+        end
+        SLev, SLocal: begin
+          if (xl_req_valid_o && xl_req_ready_i) xl_sent_q <= 1'b1;
+          if (xl_sent_q && xl_rsp_valid_i) begin
+            xl_sent_q <= 1'b0;
+            if (xl_rsp_status_i != NIC_STATUS_OK) begin
+              err_q <= xl_rsp_status_i; info_q <= (state_q == SLev) ? 32'd3 : 32'd1; state_q <= SErr;
+            end else if (state_q == SLev) begin
+              lev_pa_q <= xl_rsp_paddr_i;
+              state_q  <= (c.type_ == NIC_DESC_TYPE_RDMA_READ) ? SLocal : SGo;
+            end else begin
+              state_q <= SGo;
+            end
+          end
+        end
+        SGo: if (free_ok_i && rec_we_o) begin
+          id_q <= free_id_i;
+          if (c.type_ == NIC_DESC_TYPE_RDMA_WRITE) begin
+            ev_q[2'(ev_n_q - {2'd0, res_valid_i && res_ready_o})] <= {revd, 256'(eh)};
+            state_q <= SIdle;
+          end else begin
+            npk_q   <= (c.type_ == NIC_DESC_TYPE_IMM_WRITE) ? (imm_two ? 2'd2 : 2'd1) + (c.rev ? 2'd1 : 2'd0) : 2'd1;
+            state_q <= SPkt;
+          end
+        end
+        SErr: if (err_ready_i) state_q <= SIdle;
+        default: ;
+      endcase
+    end
+  end
+endmodule

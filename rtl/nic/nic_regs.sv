@@ -1,0 +1,326 @@
+// nic_regs: the NIC's register block (docs/nic.md section 5, map in docs/nic_formats.md): the
+// MMIO slave decoding the 32 user pages (one per VP) and the privileged page.
+//   MMIO      : one request per cycle (mmio_req_ready_o is always 1); a read is answered by
+//               mmio_rsp_valid_o one cycle after it was accepted. Unmapped offsets read 0 and
+//               ignore writes.
+//   DQ window : a write anywhere in a VP page's 0x000..0x7F8 is a PIO word for that VP's DQ
+//               (pio_*; nic_dq says when it was dropped: the VP's ERR then records DQ_OVERFLOW).
+//   Set-up    : the privileged registers (VPC array, NODE_ID, KEY_*, ATT_*) are held here and
+//               driven to the units; KEY_CTRL and ATT_DATA writes are one-cycle commit pulses.
+//   Errors    : ErrPorts reporters (descriptor execution, receive path) plus DQ overflow; the
+//               first error of a VP since its ERR was cleared is kept with a saturating count.
+//   Interrupt : irq_o is registered: high while some VP has (IRQ_CAUSE & IRQ_EN) != 0 or
+//               (IRQ_STATUS & IRQ_ENABLE) != 0.
+// Parameters: NumVp (<= 32), DqWords, NumKeys, AttLog2 (reported in CONFIG), ErrPorts.
+module nic_regs #(
+  parameter int NumVp    = 32,
+  parameter int DqWords  = 512,
+  parameter int NumKeys  = 1024,
+  parameter int AttLog2  = 16,
+  parameter int ErrPorts = 2,
+  localparam int CntW = $clog2(DqWords + 1)
+) (
+  input  logic                   clk_i,
+  input  logic                   rst_ni,
+  // MMIO slave
+  input  logic                   mmio_req_valid_i,
+  output logic                   mmio_req_ready_o,
+  input  logic                   mmio_req_write_i,
+  input  logic [17:0]            mmio_req_addr_i,
+  input  logic [63:0]            mmio_req_wdata_i,
+  output logic                   mmio_rsp_valid_o,
+  output logic [63:0]            mmio_rsp_rdata_o,
+  // PIO words to the DQs
+  output logic                   pio_valid_o,
+  output logic [4:0]             pio_vp_o,
+  output logic [63:0]            pio_data_o,
+  input  logic                   pio_drop_i,
+  // host-DQ doorbells
+  output logic                   tail_we_o,
+  output logic [4:0]             tail_vp_o,
+  output logic [31:0]            tail_o,
+  input  logic [NumVp*32-1:0]    hdq_head_i,
+  // region table and ATT writes
+  output logic                   key_we_o,
+  output logic [15:0]            key_sel_o,
+  output logic [47:0]            key_base_o,
+  output logic [39:0]            key_len_o,
+  output logic [63:0]            key_ctrl_o,
+  output logic                   att_we_o,
+  output logic [31:0]            att_index_o,
+  output logic [35:0]            att_ppn_o,
+  // VP set-up and the software consumer indices
+  output logic [13:0]            node_id_o,
+  output logic [NumVp-1:0]       vp_en_o,
+  output logic [NumVp-1:0]       vp_phys_ok_o,
+  output logic [NumVp*48-1:0]    cq_base_o,
+  output logic [NumVp*48-1:0]    mpq_base_o,
+  output logic [NumVp*48-1:0]    hdq_base_o,
+  output logic [NumVp*5-1:0]     cq_log2_o,
+  output logic [NumVp*5-1:0]     mpq_log2_o,
+  output logic [NumVp*5-1:0]     hdq_log2_o,
+  output logic [NumVp*32-1:0]    cq_head_o,
+  output logic [NumVp*32-1:0]    mpq_head_o,
+  // status of the units
+  input  logic [NumVp*CntW-1:0]  dq_words_i,
+  input  logic [NumVp*32-1:0]    cq_tail_i,
+  input  logic [NumVp*32-1:0]    mpq_tail_i,
+  input  logic [NumVp*64-1:0]    vp_status_i,  // vp_status format per VP
+  input  logic [31:0]            tx_pkts_i,
+  input  logic [31:0]            rx_pkts_i,
+  // errors and interrupt causes
+  input  logic [ErrPorts-1:0]    err_valid_i,
+  input  logic [ErrPorts*5-1:0]  err_vp_i,
+  input  logic [ErrPorts*8-1:0]  err_code_i,
+  input  logic [ErrPorts*16-1:0] err_tag_i,
+  input  logic [NumVp-1:0]       cq_irq_i,     // pulse: a CQ entry of an INTR descriptor was written
+  input  logic [NumVp-1:0]       mpq_irq_i,    // pulse: a mini-packet was written into the MPQ
+  input  logic                   rx_err_valid_i,
+  input  logic [63:0]            rx_err_i,     // RX_ERR fields CODE, PTYPE, SRC_NODE (COUNT ignored)
+  output logic                   irq_o
+);
+  import nic_formats_pkg::*;
+
+  if (NumVp < 1 || NumVp > 32) begin : gen_err_vp
+    $error("nic_regs: NumVp must be 1..32");
+  end
+  if (ErrPorts < 1) begin : gen_err_ports
+    $error("nic_regs: ErrPorts must be >= 1");
+  end
+
+  // ---------------------------------------------------------------- state
+  logic [13:0]         node_id_q;
+  logic [0:0]          irq_status_q, irq_enable_q;
+  logic [31:0]         att_index_q;
+  logic [15:0]         key_sel_q;
+  logic [47:0]         key_base_q;
+  logic [39:0]         key_len_q;
+  logic [63:0]         key_ctrl_q;
+  logic [63:0]         rx_err_q;
+  logic [NumVp*64-1:0] err_q;        // vp_err per VP
+  logic [NumVp*3-1:0]  irq_en_q, irq_cause_q;
+  logic [63:0]         rdata_q;
+  logic                rsp_q, irq_q;
+
+  // ---------------------------------------------------------------- decode
+  logic        user, priv, wr, rd;
+  logic [4:0]  vp;      // the user page, or the VPC element
+  logic [11:0] uoff;    // offset inside a user page
+  logic [17:0] poff;    // privileged offset
+  logic [5:0]  voff;    // offset inside a VPC element
+  logic        vpc;
+  always_comb begin
+    user = mmio_req_addr_i[17] == 1'b0 && 32'(mmio_req_addr_i[16:12]) < NumVp;
+    priv = mmio_req_addr_i[17] == 1'b1;
+    vp   = user ? mmio_req_addr_i[16:12] : mmio_req_addr_i[10:6];
+    uoff = mmio_req_addr_i[11:0];
+    poff = mmio_req_addr_i;
+    vpc  = priv && mmio_req_addr_i >= NIC_VPC_OFFSET
+           && 32'(mmio_req_addr_i) - 32'(NIC_VPC_OFFSET) < NumVp * 32'(NIC_VPC_STRIDE);
+    voff = mmio_req_addr_i[5:0];
+    wr   = mmio_req_valid_i && mmio_req_write_i;
+    rd   = mmio_req_valid_i && !mmio_req_write_i;
+  end
+  assign mmio_req_ready_o = 1'b1;
+
+  // DQ window and doorbells are decoded combinationally (one cycle less on the PIO path)
+  assign pio_valid_o = wr && user && uoff < 12'(NIC_VP_DQ_FREE_OFFSET);
+  assign pio_vp_o    = vp;
+  assign pio_data_o  = mmio_req_wdata_i;
+  assign tail_we_o   = wr && user && 18'(uoff) == NIC_VP_HDQ_TAIL_OFFSET;
+  assign tail_vp_o   = vp;
+  assign tail_o      = mmio_req_wdata_i[31:0];
+
+  // ---------------------------------------------------------------- registers
+  // errors: the reporters, then a dropped PIO word, applied in that order (several may name the
+  // same VP in one cycle: each one counts)
+  logic [NumVp*64-1:0] err_d;
+  logic [NumVp-1:0]    err_new;
+  logic [4:0]  ev;
+  logic [7:0]  ec;
+  logic [15:0] et;
+  logic [63:0] e;
+  always_comb begin
+    err_d = err_q;
+    err_new = '0;
+    ev = '0; ec = '0; et = '0; e = '0;
+    for (int p = 0; p <= ErrPorts; p++) begin
+      if (p < ErrPorts ? err_valid_i[p] : (pio_valid_o && pio_drop_i)) begin
+        ev = (p < ErrPorts) ? err_vp_i[p*5 +: 5] : pio_vp_o;
+        ec = (p < ErrPorts) ? err_code_i[p*8 +: 8] : NIC_STATUS_DQ_OVERFLOW;
+        et = (p < ErrPorts) ? err_tag_i[p*16 +: 16] : '0;
+        e  = err_d[32'(ev)*64 +: 64];
+        if (e[NIC_VP_ERR_COUNT_LSB +: 16] == '0) begin
+          e[NIC_VP_ERR_CODE_LSB +: 8] = ec;
+          e[NIC_VP_ERR_TAG_LSB +: 16] = et;
+        end
+        if (e[NIC_VP_ERR_COUNT_LSB +: 16] != '1) e[NIC_VP_ERR_COUNT_LSB +: 16] = e[NIC_VP_ERR_COUNT_LSB +: 16] + 16'd1;
+        err_d[32'(ev)*64 +: 64] = e;
+        err_new[ev] = 1'b1;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      node_id_q    <= '0;
+      irq_status_q <= '0;
+      irq_enable_q <= '0;
+      att_index_q  <= '0;
+      key_sel_q    <= '0;
+      key_base_q   <= '0;
+      key_len_q    <= '0;
+      key_ctrl_q   <= '0;
+      rx_err_q     <= '0;
+      err_q        <= '0;
+      irq_en_q     <= '0;
+      irq_cause_q  <= '0;
+      vp_en_o      <= '0;
+      vp_phys_ok_o <= '0;
+      cq_base_o    <= '0;
+      mpq_base_o   <= '0;
+      hdq_base_o   <= '0;
+      cq_log2_o    <= '0;
+      mpq_log2_o   <= '0;
+      hdq_log2_o   <= '0;
+      cq_head_o    <= '0;
+      mpq_head_o   <= '0;
+      key_we_o     <= 1'b0;
+      att_we_o     <= 1'b0;
+      att_index_o  <= '0;
+      att_ppn_o    <= '0;
+      rsp_q        <= 1'b0;
+      rdata_q      <= '0;
+      irq_q        <= 1'b0;
+    end else begin
+      key_we_o <= 1'b0;
+      att_we_o <= 1'b0;
+      // interrupt causes first, so a software clear in the same cycle wins only over older ones
+      for (int v = 0; v < NumVp; v++) begin
+        if (cq_irq_i[v])  irq_cause_q[v*3 + 0] <= 1'b1;
+        if (mpq_irq_i[v]) irq_cause_q[v*3 + 1] <= 1'b1;
+      end
+      err_q <= err_d;
+      for (int v = 0; v < NumVp; v++) if (err_new[v]) irq_cause_q[v*3 + 2] <= 1'b1;
+      if (rx_err_valid_i) begin
+        if (rx_err_q[NIC_RX_ERR_COUNT_LSB +: 16] == '0) rx_err_q <= rx_err_i & ~(64'hFFFF << NIC_RX_ERR_COUNT_LSB)
+                                                                  | (64'd1 << NIC_RX_ERR_COUNT_LSB);
+        else if (rx_err_q[NIC_RX_ERR_COUNT_LSB +: 16] != '1) rx_err_q[NIC_RX_ERR_COUNT_LSB +: 16] <= rx_err_q[NIC_RX_ERR_COUNT_LSB +: 16] + 16'd1;
+        irq_status_q[0] <= 1'b1;
+      end
+      // software writes
+      if (wr && user) begin
+        case (18'(uoff))
+          NIC_VP_CQ_HEAD_OFFSET:   cq_head_o[32'(vp)*32 +: 32]  <= mmio_req_wdata_i[31:0];
+          NIC_VP_MPQ_HEAD_OFFSET:  mpq_head_o[32'(vp)*32 +: 32] <= mmio_req_wdata_i[31:0];
+          NIC_VP_ERR_OFFSET:       err_q[32'(vp)*64 +: 64]      <= '0;
+          NIC_VP_IRQ_EN_OFFSET:    irq_en_q[32'(vp)*3 +: 3]     <= mmio_req_wdata_i[2:0];
+          NIC_VP_IRQ_CAUSE_OFFSET: irq_cause_q[32'(vp)*3 +: 3]  <= irq_cause_q[32'(vp)*3 +: 3] & ~mmio_req_wdata_i[2:0];
+          default: ;
+        endcase
+      end
+      if (wr && vpc) begin
+        case (18'(voff))
+          NIC_VPC_CTRL_OFFSET: begin
+            vp_en_o[vp]      <= mmio_req_wdata_i[NIC_VPC_CTRL_ENABLE_LSB];
+            vp_phys_ok_o[vp] <= mmio_req_wdata_i[NIC_VPC_CTRL_PHYS_OK_LSB];
+          end
+          NIC_VPC_CQ_BASE_OFFSET:  cq_base_o[32'(vp)*48 +: 48]  <= mmio_req_wdata_i[47:0];
+          NIC_VPC_MPQ_BASE_OFFSET: mpq_base_o[32'(vp)*48 +: 48] <= mmio_req_wdata_i[47:0];
+          NIC_VPC_HDQ_BASE_OFFSET: hdq_base_o[32'(vp)*48 +: 48] <= mmio_req_wdata_i[47:0];
+          NIC_VPC_SIZES_OFFSET: begin
+            cq_log2_o[32'(vp)*5 +: 5]  <= mmio_req_wdata_i[NIC_VPC_SIZES_CQ_LOG2_LSB +: 5];
+            mpq_log2_o[32'(vp)*5 +: 5] <= mmio_req_wdata_i[NIC_VPC_SIZES_MPQ_LOG2_LSB +: 5];
+            hdq_log2_o[32'(vp)*5 +: 5] <= mmio_req_wdata_i[NIC_VPC_SIZES_HDQ_LOG2_LSB +: 5];
+          end
+          default: ;
+        endcase
+      end else if (wr && priv) begin
+        case (poff)
+          NIC_NODE_ID_OFFSET:    node_id_q    <= mmio_req_wdata_i[13:0];
+          NIC_IRQ_STATUS_OFFSET: irq_status_q <= irq_status_q & ~mmio_req_wdata_i[0:0];
+          NIC_IRQ_ENABLE_OFFSET: irq_enable_q <= mmio_req_wdata_i[0:0];
+          NIC_ATT_INDEX_OFFSET:  att_index_q  <= mmio_req_wdata_i[31:0];
+          NIC_ATT_DATA_OFFSET: begin
+            att_we_o    <= 1'b1;
+            att_index_o <= att_index_q;
+            att_ppn_o   <= mmio_req_wdata_i[35:0];
+            att_index_q <= att_index_q + 32'd1;
+          end
+          NIC_KEY_SEL_OFFSET:  key_sel_q  <= mmio_req_wdata_i[15:0];
+          NIC_KEY_BASE_OFFSET: key_base_q <= mmio_req_wdata_i[47:0];
+          NIC_KEY_LEN_OFFSET:  key_len_q  <= mmio_req_wdata_i[39:0];
+          NIC_KEY_CTRL_OFFSET: begin
+            key_ctrl_q <= mmio_req_wdata_i;
+            key_we_o   <= 1'b1;
+          end
+          NIC_RX_ERR_OFFSET: rx_err_q <= '0;
+          default: ;
+        endcase
+      end
+      // reads: answered in the next cycle
+      rsp_q   <= rd;
+      rdata_q <= '0;
+      if (rd && user) begin
+        case (18'(uoff))
+          NIC_VP_DQ_FREE_OFFSET:   rdata_q <= 64'(DqWords) - 64'(dq_words_i[32'(vp)*CntW +: CntW]);
+          NIC_VP_HDQ_HEAD_OFFSET:  rdata_q <= 64'(hdq_head_i[32'(vp)*32 +: 32]);
+          NIC_VP_CQ_HEAD_OFFSET:   rdata_q <= 64'(cq_head_o[32'(vp)*32 +: 32]);
+          NIC_VP_CQ_TAIL_OFFSET:   rdata_q <= 64'(cq_tail_i[32'(vp)*32 +: 32]);
+          NIC_VP_MPQ_HEAD_OFFSET:  rdata_q <= 64'(mpq_head_o[32'(vp)*32 +: 32]);
+          NIC_VP_MPQ_TAIL_OFFSET:  rdata_q <= 64'(mpq_tail_i[32'(vp)*32 +: 32]);
+          NIC_VP_ERR_OFFSET:       rdata_q <= err_q[32'(vp)*64 +: 64];
+          NIC_VP_STATUS_OFFSET:    rdata_q <= vp_status_i[32'(vp)*64 +: 64];
+          NIC_VP_IRQ_EN_OFFSET:    rdata_q <= 64'(irq_en_q[32'(vp)*3 +: 3]);
+          NIC_VP_IRQ_CAUSE_OFFSET: rdata_q <= 64'(irq_cause_q[32'(vp)*3 +: 3]);
+          default: ;
+        endcase
+      end else if (rd && vpc) begin
+        case (18'(voff))
+          NIC_VPC_CTRL_OFFSET:     rdata_q <= 64'({vp_phys_ok_o[vp], vp_en_o[vp]});
+          NIC_VPC_CQ_BASE_OFFSET:  rdata_q <= 64'(cq_base_o[32'(vp)*48 +: 48]);
+          NIC_VPC_MPQ_BASE_OFFSET: rdata_q <= 64'(mpq_base_o[32'(vp)*48 +: 48]);
+          NIC_VPC_HDQ_BASE_OFFSET: rdata_q <= 64'(hdq_base_o[32'(vp)*48 +: 48]);
+          NIC_VPC_SIZES_OFFSET:    rdata_q <= (64'(hdq_log2_o[32'(vp)*5 +: 5]) << NIC_VPC_SIZES_HDQ_LOG2_LSB)
+                                            | (64'(mpq_log2_o[32'(vp)*5 +: 5]) << NIC_VPC_SIZES_MPQ_LOG2_LSB)
+                                            | (64'(cq_log2_o[32'(vp)*5 +: 5]) << NIC_VPC_SIZES_CQ_LOG2_LSB);
+          default: ;
+        endcase
+      end else if (rd && priv) begin
+        case (poff)
+          NIC_ID_OFFSET:         rdata_q <= (64'(NIC_ID_VERSION_RESET) << NIC_ID_VERSION_LSB) | 64'(NIC_ID_MAGIC_RESET);
+          NIC_CONFIG_OFFSET:     rdata_q <= (64'(AttLog2) << NIC_CONFIG_ATT_LOG2_LSB) | (64'(NumKeys) << NIC_CONFIG_NUM_KEYS_LSB)
+                                            | (64'(DqWords) << NIC_CONFIG_DQ_WORDS_LSB) | 64'(NumVp);
+          NIC_NODE_ID_OFFSET:    rdata_q <= 64'(node_id_q);
+          NIC_IRQ_VP_OFFSET:     rdata_q <= 64'(irq_vps);
+          NIC_IRQ_STATUS_OFFSET: rdata_q <= 64'(irq_status_q);
+          NIC_IRQ_ENABLE_OFFSET: rdata_q <= 64'(irq_enable_q);
+          NIC_ATT_INDEX_OFFSET:  rdata_q <= 64'(att_index_q);
+          NIC_KEY_SEL_OFFSET:    rdata_q <= 64'(key_sel_q);
+          NIC_KEY_BASE_OFFSET:   rdata_q <= 64'(key_base_q);
+          NIC_KEY_LEN_OFFSET:    rdata_q <= 64'(key_len_q);
+          NIC_KEY_CTRL_OFFSET:   rdata_q <= key_ctrl_q;
+          NIC_RX_ERR_OFFSET:     rdata_q <= rx_err_q;
+          NIC_COUNTERS_OFFSET:   rdata_q <= {rx_pkts_i, tx_pkts_i};
+          default: ;
+        endcase
+      end
+      irq_q <= irq_vps != '0 || (irq_status_q & irq_enable_q) != '0;
+    end
+  end
+
+  logic [31:0] irq_vps;
+  always_comb begin
+    irq_vps = '0;
+    for (int v = 0; v < NumVp; v++) irq_vps[v] = (irq_cause_q[v*3 +: 3] & irq_en_q[v*3 +: 3]) != '0;
+  end
+
+  assign mmio_rsp_valid_o = rsp_q;
+  assign mmio_rsp_rdata_o = rdata_q;
+  assign irq_o       = irq_q;
+  assign node_id_o   = node_id_q;
+  assign key_sel_o   = key_sel_q;
+  assign key_base_o  = key_base_q;
+  assign key_len_o   = key_len_q;
+  assign key_ctrl_o  = key_ctrl_q;
+endmodule

@@ -1,0 +1,386 @@
+// nic_rx: the receive side of one virtual channel (docs/nic.md section 6). Takes the link's
+// packets of that VC (5 flits: head, four payload flits) one at a time and
+//   WRITE / READ_DATA : checks the whole destination range on the message's FIRST packet (key,
+//                       owner = DST_VP, WRITE right, PHYS only for a VP with PHYS_OK), then writes
+//                       each packet's valid bytes through engine 2 (wr_*), translating per 4 KB
+//                       page: the next page's translation is asked for as soon as a page is
+//                       entered, so page crossings overlap the data. A message that failed its
+//                       check is dropped whole: no byte is written. At the LAST packet: WRITE is
+//                       answered (ack_*: ACK or NACK) unless an EVENT follows (REV), READ_DATA is
+//                       reported to the completion unit (done_*).
+//   EVENT             : after a message with REV: its 16 bytes are written (when the message and
+//                       the event address pass), then the message is answered.
+//   READ_REQ          : handed to engine 1 (job_*), which checks and reads the source.
+//   MP                : written into the destination VP's MPQ (128-byte entry: the mp_head word,
+//                       then payload bytes 8..127), answered ACK, or NACK (BAD_VP, MPQ_FULL).
+//   ACK / NACK        : reported to the completion unit (done_*; a NACK's status gets bit 7).
+//   anything else     : dropped and reported (rx_err_*).
+// One message per VC is in progress at a time (the sender's engine sends one at a time; on the
+// router network a table per source replaces msg_* here). The answers and reports leave only after
+// the last write beat they cover was accepted by engine 2, which applies writes in order.
+// Parameters: NumVp; Vc (0 or 1: the packet types expected here, others are malformed).
+module nic_rx #(
+  parameter int NumVp = 32,
+  parameter int Vc    = 0
+) (
+  input  logic                clk_i,
+  input  logic                rst_ni,
+  input  logic [13:0]         node_id_i,
+  input  logic [NumVp-1:0]    vp_en_i,
+  input  logic [NumVp-1:0]    vp_phys_ok_i,
+  // MPQ set-up and indices (Vc 0)
+  input  logic [NumVp*48-1:0] mpq_base_i,
+  input  logic [NumVp*5-1:0]  mpq_log2_i,
+  input  logic [NumVp*32-1:0] mpq_head_i,
+  output logic [NumVp*32-1:0] mpq_tail_o,
+  output logic [NumVp-1:0]    mpq_irq_o,
+  // packets of this VC
+  input  logic                in_valid_i,
+  output logic                in_ready_o,
+  input  logic [255:0]        in_data_i,
+  input  logic                in_last_i,
+  // translation client
+  output logic                xl_req_valid_o,
+  input  logic                xl_req_ready_i,
+  output logic [4:0]          xl_req_vp_o,
+  output logic [63:0]         xl_req_addr_o,
+  output logic [31:0]         xl_req_len_o,
+  output logic                xl_req_phys_o,
+  output logic                xl_req_phys_ok_o,
+  input  logic                xl_rsp_valid_i,
+  output logic                xl_rsp_ready_o,
+  input  logic [7:0]          xl_rsp_status_i,
+  input  logic [47:0]         xl_rsp_paddr_i,
+  // engine 2 write client
+  output logic                wr_valid_o,
+  input  logic                wr_ready_i,
+  output logic [47:0]         wr_addr_o,
+  output logic [5:0]          wr_len_o,
+  output logic [255:0]        wr_data_o,
+  output logic                wr_last_o,
+  // engine 1 jobs (READ_REQ): the request's head flit as it came
+  output logic                job_valid_o,
+  input  logic                job_ready_i,
+  output logic [255:0]        job_head_o,
+  // answers to send (ACK / NACK on VC1)
+  output logic                ack_valid_o,
+  input  logic                ack_ready_i,
+  output logic [13:0]         ack_node_o,
+  output logic [4:0]          ack_vp_o,     // the sender's VP
+  output logic [4:0]          ack_src_vp_o, // this node's VP
+  output logic [7:0]          ack_msg_id_o,
+  output logic [7:0]          ack_status_o,
+  // reports to the completion unit (ACK/NACK received, READ_DATA message written)
+  output logic                done_valid_o,
+  input  logic                done_ready_i,
+  output logic [7:0]          done_msg_id_o,
+  output logic [7:0]          done_status_o,
+  // malformed packets
+  output logic                rx_err_valid_o,
+  output logic [63:0]         rx_err_o
+);
+  import nic_formats_pkg::*;
+
+  if (Vc < 0 || Vc > 1) begin : gen_err_vc
+    $error("nic_rx: Vc must be 0 or 1");
+  end
+
+  typedef enum logic [3:0] {
+    SHead, SCheck, SXlate, SData, SDrop, SMp, SAck, SDone, SEvXl, SEvData
+  } state_e;
+  state_e state_q;
+
+  /* verilator lint_off UNUSEDSIGNAL */  // fields of the head and the page offsets not needed here
+  pkt_head_t  h_q;
+  logic [2:0] flit_q;          // payload flit expected next (1..4)
+  // the message in progress
+  logic       m_ok_q;
+  logic [7:0] m_status_q;
+  logic [47:0] m_end_q;        // first byte after the message
+  // translations: the page in use and the next one (asked for ahead)
+  logic        c_ok_q, n_ok_q, n_pend_q;
+  logic [35:0] c_vpn_q, c_ppn_q, n_vpn_q, n_ppn_q;
+  logic        n_gen_q, m_gen_q;  // the message a prefetch was asked for (a new FIRST flips m_gen)
+  logic        ans_q;          // answer after the current packet's writes (ack or done)
+  logic [7:0]  ans_status_q;
+  logic [63:0] mp_word_q;      // MP: the header word of the entry
+
+  // ---------------------------------------------------------------- head decode
+  pkt_head_t h;
+  logic      typ_ok;
+  assign h = pkt_head_t'(in_data_i);
+  always_comb begin
+    unique case (h.ptype)
+      NIC_PKT_TYPE_WRITE, NIC_PKT_TYPE_READ_REQ, NIC_PKT_TYPE_MP, NIC_PKT_TYPE_EVENT: typ_ok = (Vc == 0);
+      NIC_PKT_TYPE_READ_DATA, NIC_PKT_TYPE_ACK, NIC_PKT_TYPE_NACK:                    typ_ok = (Vc == 1);
+      default:                                                                        typ_ok = 1'b0;
+    endcase
+  end
+
+  // ---------------------------------------------------------------- data writes
+  // frame k (flit k+1) covers destination (ADDR & ~127) + 32k; its valid bytes are those of
+  // [ADDR, ADDR + LEN). The physical address keeps the page offset (a 128-byte block never
+  // crosses a page).
+  logic [47:0] blk_v;              // virtual address of the block
+  logic [7:0]  lo, hi;             // valid bytes [lo, hi) of the block
+  logic [7:0]  f_lo, f_hi;         // of frame flit_q-1
+  logic        f_any, f_lastw;
+  logic [35:0] ppn;
+  logic [11:0] unused_off;
+  assign unused_off = xl_rsp_paddr_i[11:0];
+  /* verilator lint_on UNUSEDSIGNAL */
+  always_comb begin
+    blk_v = {h_q.addr.addr[47:7], 7'd0};
+    lo    = 8'(h_q.addr.addr[6:0]);
+    hi    = lo + h_q.len;
+    f_lo  = 8'(32 * (32'(flit_q) - 1));
+    f_hi  = f_lo + 8'd32;
+    f_any = (lo < f_hi) && (hi > f_lo);
+    // the last frame with valid bytes
+    f_lastw = hi <= f_hi;
+    if (lo > f_lo) f_lo = lo;
+    if (hi < f_hi) f_hi = hi;
+    ppn = h_q.phys ? h_q.addr.addr[47:12] : c_ppn_q;
+  end
+
+  // ---------------------------------------------------------------- outputs
+  always_comb begin
+    in_ready_o     = 1'b0;
+    wr_valid_o     = 1'b0;
+    wr_addr_o      = '0;
+    wr_len_o       = '0;
+    wr_data_o      = in_data_i;
+    wr_last_o      = 1'b0;
+    unique case (state_q)
+      SHead:  in_ready_o = !job_valid_o || job_ready_i;  // a read request waits for engine 1
+      SDrop:  in_ready_o = 1'b1;
+      SData: begin
+        if (!(m_ok_q && f_any)) begin
+          in_ready_o = 1'b1;
+        end else begin
+          wr_valid_o = in_valid_i;
+          wr_addr_o  = {ppn, 12'd0} | 48'(blk_v[11:0]) + 48'(f_lo);
+          wr_len_o   = 6'(f_hi - f_lo);
+          // one transaction per page and message: TLPs of up to MPS bytes
+          wr_last_o  = f_lastw && (h_q.last || blk_v[11:7] == 5'h1F || h_q.phys);
+          in_ready_o = wr_ready_i;
+        end
+      end
+      SMp: if (!mp_refuse) begin
+        wr_valid_o = in_valid_i;
+        wr_addr_o  = mpq_addr + 48'({flit_q - 3'd1, 5'd0});
+        wr_len_o   = 6'd32;
+        wr_last_o  = flit_q == 3'd4;
+        if (flit_q == 3'd1) wr_data_o[63:0] = mp_word_q;
+        in_ready_o = wr_ready_i;
+      end
+      SEvData: begin
+        // the 16 event bytes are payload bytes 0..15, to a 16-byte aligned address: one beat
+        wr_valid_o = in_valid_i && flit_q == 3'd1;
+        wr_addr_o  = {ppn, h_q.addr.addr[11:0]};
+        wr_len_o   = 6'd16;
+        wr_data_o  = 256'(in_data_i[127:0]) << (8 * 32'(h_q.addr.addr[4:0]));
+        wr_last_o  = 1'b1;
+        in_ready_o = flit_q != 3'd1 || wr_ready_i;
+      end
+      default: ;
+    endcase
+  end
+
+  // MPQ of the packet's VP
+  logic [4:0]  mvp;
+  logic [47:0] mpq_addr;
+  logic [31:0] mpq_used, mpq_size, mpq_idx;
+  logic [4:0]  mlog;
+  always_comb begin
+    mvp      = h_q.dst_vp;
+    mlog     = mpq_log2_i[32'(mvp)*5 +: 5];
+    mpq_size = 32'd1 << mlog;
+    mpq_used = mpq_tail_o[32'(mvp)*32 +: 32] - mpq_head_i[32'(mvp)*32 +: 32];
+    mpq_idx  = mpq_tail_o[32'(mvp)*32 +: 32] & (mpq_size - 32'd1);
+    mpq_addr = mpq_base_i[32'(mvp)*48 +: 48] + {9'd0, mpq_idx, 7'd0};
+  end
+
+
+  // translation requests: the FIRST check, a page miss, the prefetch of the next page
+  logic        want_pf;
+  logic [35:0] pf_vpn;
+  always_comb begin
+    xl_req_valid_o   = 1'b0;
+    xl_req_vp_o      = h_q.dst_vp;
+    xl_req_addr_o    = h_q.addr;
+    xl_req_len_o     = 32'(h_q.len);
+    xl_req_phys_o    = h_q.phys;
+    xl_req_phys_ok_o = vp_phys_ok_i[h_q.dst_vp];
+    pf_vpn           = c_vpn_q + 36'd1;
+    want_pf          = c_ok_q && !n_ok_q && !n_pend_q && !h_q.phys && m_ok_q
+                       && {pf_vpn, 12'd0} < m_end_q && (state_q == SData || state_q == SHead);
+    unique case (state_q)
+      SCheck: begin xl_req_valid_o = !n_pend_q; xl_req_len_o = h_q.msg_len; end
+      SXlate: xl_req_valid_o = !n_pend_q;
+      SEvXl:  begin xl_req_valid_o = !n_pend_q; xl_req_len_o = 32'd16; end
+      default: begin
+        xl_req_valid_o = want_pf;
+        xl_req_addr_o  = {h_q.addr.key, pf_vpn, 12'd0};
+        xl_req_len_o   = 32'(((m_end_q - {pf_vpn, 12'd0}) > 48'd4096) ? 48'd4096 : (m_end_q - {pf_vpn, 12'd0}));
+      end
+    endcase
+    xl_rsp_ready_o = 1'b1;
+  end
+
+  assign job_valid_o  = state_q == SHead && in_valid_i && h.ptype == NIC_PKT_TYPE_READ_REQ && typ_ok
+                        && h.dst_node == node_id_i;
+  assign job_head_o   = in_data_i;
+  assign ack_valid_o  = state_q == SAck;
+  assign ack_node_o   = h_q.src_node;
+  assign ack_vp_o     = h_q.src_vp;
+  assign ack_src_vp_o = h_q.dst_vp;
+  assign ack_msg_id_o = h_q.msg_id;
+  assign ack_status_o = ans_status_q;
+  assign done_valid_o = state_q == SDone;
+  assign done_msg_id_o = h_q.msg_id;
+  assign done_status_o = ans_status_q;
+
+  // ---------------------------------------------------------------- state
+  logic [7:0] st;
+  assign st = xl_rsp_status_i;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      state_q <= SHead;
+      h_q <= '0; flit_q <= '0; m_ok_q <= 1'b0; m_status_q <= '0; m_end_q <= '0;
+      c_ok_q <= 1'b0; n_ok_q <= 1'b0; n_pend_q <= 1'b0; c_vpn_q <= '0; c_ppn_q <= '0;
+      n_vpn_q <= '0; n_ppn_q <= '0; ans_q <= 1'b0; ans_status_q <= '0; mp_word_q <= '0;
+      mpq_tail_o <= '0; mpq_irq_o <= '0; rx_err_valid_o <= 1'b0; rx_err_o <= '0;
+      n_gen_q <= 1'b0; m_gen_q <= 1'b0;
+    end else begin
+      mpq_irq_o      <= '0;
+      rx_err_valid_o <= 1'b0;
+      // translation responses: a prefetched page, or the one a state waits for
+      if (xl_req_valid_o && xl_req_ready_i && want_pf && state_q != SCheck && state_q != SXlate
+          && state_q != SEvXl) begin
+        n_pend_q <= 1'b1;
+        n_vpn_q  <= pf_vpn;
+        n_gen_q  <= m_gen_q;
+      end
+      if (xl_rsp_valid_i && n_pend_q) begin  // kept only for the message that asked for it
+        n_pend_q <= 1'b0;
+        n_ok_q   <= xl_rsp_status_i == NIC_STATUS_OK && n_gen_q == m_gen_q;
+        n_ppn_q  <= xl_rsp_paddr_i[47:12];
+      end
+      unique case (state_q)
+        SHead: if (in_valid_i && in_ready_o) begin
+          h_q    <= h;
+          flit_q <= 3'd1;
+          ans_q  <= 1'b0;
+          if (!typ_ok || h.dst_node != node_id_i) begin
+            rx_err_valid_o <= 1'b1;
+            rx_err_o <= (64'(h.src_node) << NIC_RX_ERR_SRC_NODE_LSB) | (64'(h.ptype) << NIC_RX_ERR_PTYPE_LSB)
+                        | 64'(NIC_STATUS_MALFORMED);
+            state_q <= SDrop;
+          end else begin
+            unique case (h.ptype)
+              NIC_PKT_TYPE_WRITE, NIC_PKT_TYPE_READ_DATA: begin
+                if (h.first) begin
+                  m_gen_q <= !m_gen_q;
+                  m_end_q <= h.addr.addr + 48'(h.msg_len);
+                  c_ok_q  <= 1'b0;
+                  n_ok_q  <= 1'b0;
+                  if (32'(h.dst_vp) >= NumVp || !vp_en_i[h.dst_vp]) begin
+                    m_ok_q <= 1'b0; m_status_q <= NIC_STATUS_BAD_VP; state_q <= SData;
+                  end else begin
+                    state_q <= SCheck;
+                  end
+                end else if (!m_ok_q || h.phys || (c_ok_q && h.addr.addr[47:12] == c_vpn_q)) begin
+                  state_q <= SData;
+                end else if (n_ok_q && h.addr.addr[47:12] == n_vpn_q) begin
+                  c_vpn_q <= n_vpn_q; c_ppn_q <= n_ppn_q; n_ok_q <= 1'b0;
+                  state_q <= SData;
+                end else begin
+                  state_q <= SXlate;
+                end
+              end
+              NIC_PKT_TYPE_READ_REQ: state_q <= SDrop;
+              NIC_PKT_TYPE_EVENT: state_q <= m_ok_q ? SEvXl : SDrop;
+              NIC_PKT_TYPE_MP: begin
+                mp_word_q <= (64'(!mpq_tail_o[32'(h.dst_vp)*32 + 32'(mpq_log2_i[32'(h.dst_vp)*5 +: 5])]) << NIC_MP_HEAD_PHASE_LSB)
+                             | (64'(h.aux[31:16]) << NIC_MP_HEAD_TAG_LSB) | (64'(h.len[6:0]) << NIC_MP_HEAD_LEN_LSB)
+                             | (64'(h.src_vp) << NIC_MP_HEAD_SRC_VP_LSB) | 64'(h.src_node);
+                state_q <= SMp;
+              end
+              default: begin  // ACK, NACK
+                ans_status_q <= (h.ptype == NIC_PKT_TYPE_NACK) ? (h.aux[7:0] | 8'h80) : NIC_STATUS_OK;
+                ans_q <= 1'b1;
+                state_q <= SDrop;
+              end
+            endcase
+            if (h.ptype == NIC_PKT_TYPE_EVENT && !m_ok_q) begin
+              ans_status_q <= m_status_q; ans_q <= 1'b1;
+            end
+          end
+        end
+        SCheck, SXlate, SEvXl: if (xl_rsp_valid_i && !n_pend_q) begin
+          if (state_q == SCheck) begin
+            m_ok_q <= st == NIC_STATUS_OK;
+            m_status_q <= st;
+          end
+          c_ok_q  <= st == NIC_STATUS_OK;
+          c_vpn_q <= h_q.addr.addr[47:12];
+          c_ppn_q <= xl_rsp_paddr_i[47:12];
+          if (state_q == SEvXl) begin
+            if (st != NIC_STATUS_OK) begin
+              ans_status_q <= st; ans_q <= 1'b1; state_q <= SDrop;
+            end else begin
+              ans_status_q <= NIC_STATUS_OK; ans_q <= 1'b1; state_q <= SEvData;
+            end
+          end else begin
+            if (state_q == SXlate && st != NIC_STATUS_OK) begin
+              m_ok_q <= 1'b0; m_status_q <= st;
+            end
+            state_q <= SData;
+          end
+        end
+        SData, SMp, SDrop, SEvData: begin
+          if (in_valid_i && in_ready_o) begin
+            flit_q <= flit_q + 3'd1;
+            if (in_last_i) begin
+              state_q <= SHead;
+              if (state_q == SData && h_q.last) begin
+                ans_status_q <= m_ok_q ? NIC_STATUS_OK : m_status_q;
+                if (h_q.ptype == NIC_PKT_TYPE_READ_DATA) state_q <= SDone;
+                else if (!h_q.rev) state_q <= SAck;
+              end else if (state_q == SMp) begin
+                mpq_tail_o[32'(h_q.dst_vp)*32 +: 32] <= mpq_tail_o[32'(h_q.dst_vp)*32 +: 32] + 32'd1;
+                mpq_irq_o[h_q.dst_vp] <= 1'b1;
+                ans_status_q <= NIC_STATUS_OK;
+                state_q <= SAck;
+              end else if (ans_q) begin
+                state_q <= (h_q.ptype == NIC_PKT_TYPE_ACK || h_q.ptype == NIC_PKT_TYPE_NACK) ? SDone : SAck;
+              end
+            end
+          end
+        end
+        SAck:  if (ack_ready_i) state_q <= SHead;
+        SDone: if (done_ready_i) state_q <= SHead;
+        default: state_q <= SHead;
+      endcase
+      // an MP that cannot be written is refused before any beat
+      if (state_q == SMp && flit_q == 3'd1 && mp_refuse) begin
+        state_q <= SDrop;
+        ans_status_q <= mp_refuse_code;
+        ans_q <= 1'b1;
+      end
+    end
+  end
+
+  logic       mp_refuse;
+  logic [7:0] mp_refuse_code;
+  always_comb begin
+    mp_refuse      = 1'b0;
+    mp_refuse_code = NIC_STATUS_OK;
+    if (32'(h_q.dst_vp) >= NumVp || !vp_en_i[h_q.dst_vp] || mlog == '0) begin
+      mp_refuse = 1'b1; mp_refuse_code = NIC_STATUS_BAD_VP;
+    end else if (mpq_used >= mpq_size) begin
+      mp_refuse = 1'b1; mp_refuse_code = NIC_STATUS_MPQ_FULL;
+    end
+  end
+endmodule
