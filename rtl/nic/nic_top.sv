@@ -1,0 +1,407 @@
+// nic_top: one Tianhe-1A-style NIC (docs/nic.md): the register block and host DQ fetcher on the
+// MMIO port, the VPs' DQs, descriptor execution, engines 0 and 1 (nic_rdeng) and engine 2 (the
+// write channel), the ATT, the completion unit, the receive path per VC, and the link layer.
+//   Host side: MMIO slave (18-bit byte offsets into the 256 KB BAR), the DMA read and write
+//              channels of docs/nic.md section 2, a level interrupt.
+//   Link side: one flit a cycle each way with its VC, head and tail marks; a credit a cycle
+//              back (one packet slot of that VC freed at the receiver).
+// Sharing: the DMA read channel (engines 0 and 1, the host-DQ fetcher) and engine 2's write
+// clients (the two receivers, the completion unit) are cmn_dma_arb instances, a write transaction
+// held to its last beat; VC0 carries engine 0's and nic_exec's packets, VC1 engine 1's and the
+// answers, packets whole (the same arbiter with a packet's last flit as the burst end).
+module nic_top #(
+  parameter int NumVp     = 32,
+  parameter int DqWords   = 512,
+  parameter int NumKeys   = 1024,
+  parameter int AttLog2   = 16,
+  parameter int AttLat    = 24,
+  parameter int FifoBytes = 8192,
+  parameter int LinkPkts  = 4,    // receive buffer per VC, in packets (the sender's credits)
+  localparam int MaxWords = 24,
+  localparam int CntW     = $clog2(DqWords + 1)
+) (
+  input  logic         clk_i,
+  input  logic         rst_ni,
+  // MMIO slave
+  input  logic         mmio_req_valid_i,
+  output logic         mmio_req_ready_o,
+  input  logic         mmio_req_write_i,
+  input  logic [17:0]  mmio_req_addr_i,
+  input  logic [63:0]  mmio_req_wdata_i,
+  output logic         mmio_rsp_valid_o,
+  output logic [63:0]  mmio_rsp_rdata_o,
+  // DMA read channel
+  output logic         rd_req_valid_o,
+  input  logic         rd_req_ready_i,
+  output logic [47:0]  rd_req_addr_o,
+  output logic [12:0]  rd_req_len_o,
+  output logic [5:0]   rd_req_tag_o,
+  input  logic         rd_rsp_valid_i,
+  output logic         rd_rsp_ready_o,
+  input  logic [5:0]   rd_rsp_tag_i,
+  input  logic [255:0] rd_rsp_data_i,
+  input  logic         rd_rsp_last_i,
+  // DMA write channel (engine 2)
+  output logic         wr_valid_o,
+  input  logic         wr_ready_i,
+  output logic [47:0]  wr_addr_o,
+  output logic [5:0]   wr_len_o,
+  output logic [255:0] wr_data_o,
+  output logic         wr_last_o,
+  output logic         irq_o,
+  // link out
+  output logic         tx_valid_o,
+  output logic         tx_vc_o,
+  output logic [255:0] tx_data_o,
+  output logic         tx_head_o,
+  output logic         tx_tail_o,
+  input  logic         tx_cred_valid_i,
+  input  logic         tx_cred_vc_i,
+  // link in
+  input  logic         rx_valid_i,
+  input  logic         rx_vc_i,
+  input  logic [255:0] rx_data_i,
+  input  logic         rx_head_i,
+  input  logic         rx_tail_i,
+  output logic         rx_cred_valid_o,
+  output logic         rx_cred_vc_o
+);
+  import nic_formats_pkg::*;
+  import nic_cmpl_pkg::*;
+
+  localparam int MsgW = 6;
+
+  // ---------------------------------------------------------------- register block
+  logic        pio_valid, pio_drop, tail_we, key_we, att_we;
+  logic [4:0]  pio_vp, tail_vp;
+  logic [63:0] pio_data, key_ctrl;
+  logic [31:0] tail, att_index;
+  logic [15:0] key_sel;
+  logic [47:0] key_base;
+  logic [39:0] key_len;
+  logic [35:0] att_ppn;
+  logic [13:0] node_id;
+  logic [NumVp-1:0]    vp_en, vp_phys_ok, cq_irq, mpq_irq;
+  logic [NumVp*48-1:0] cq_base, mpq_base, hdq_base;
+  logic [NumVp*5-1:0]  cq_log2, mpq_log2, hdq_log2;
+  logic [NumVp*32-1:0] cq_head, mpq_head, cq_tail, mpq_tail, hdq_head, mpq_tail0, mpq_tail1;
+  logic [NumVp*CntW-1:0] dq_words;
+  logic [NumVp*64-1:0] vp_status;
+  logic [NumVp*8-1:0]  outstanding;
+  logic [NumVp-1:0]    mpq_irq0, mpq_irq1;
+  logic [31:0]         tx_pkts_q, rx_pkts_q;
+  logic [1:0]          err_valid;
+  logic [9:0]          err_vp;
+  logic [15:0]         err_code;
+  logic [31:0]         err_tag;
+  logic                rx_err_valid, rx_err0_valid, rx_err1_valid;
+  logic [63:0]         rx_err, rx_err0, rx_err1;
+
+  nic_regs #(.NumVp(NumVp), .DqWords(DqWords), .NumKeys(NumKeys), .AttLog2(AttLog2), .ErrPorts(2)) u_regs (
+    .clk_i, .rst_ni,
+    .mmio_req_valid_i, .mmio_req_ready_o, .mmio_req_write_i, .mmio_req_addr_i, .mmio_req_wdata_i,
+    .mmio_rsp_valid_o, .mmio_rsp_rdata_o,
+    .pio_valid_o(pio_valid), .pio_vp_o(pio_vp), .pio_data_o(pio_data), .pio_drop_i(pio_drop),
+    .tail_we_o(tail_we), .tail_vp_o(tail_vp), .tail_o(tail), .hdq_head_i(hdq_head),
+    .key_we_o(key_we), .key_sel_o(key_sel), .key_base_o(key_base), .key_len_o(key_len), .key_ctrl_o(key_ctrl),
+    .att_we_o(att_we), .att_index_o(att_index), .att_ppn_o(att_ppn),
+    .node_id_o(node_id), .vp_en_o(vp_en), .vp_phys_ok_o(vp_phys_ok),
+    .cq_base_o(cq_base), .mpq_base_o(mpq_base), .hdq_base_o(hdq_base),
+    .cq_log2_o(cq_log2), .mpq_log2_o(mpq_log2), .hdq_log2_o(hdq_log2),
+    .cq_head_o(cq_head), .mpq_head_o(mpq_head),
+    .dq_words_i(dq_words), .cq_tail_i(cq_tail), .mpq_tail_i(mpq_tail), .vp_status_i(vp_status),
+    .tx_pkts_i(tx_pkts_q), .rx_pkts_i(rx_pkts_q),
+    .err_valid_i(err_valid), .err_vp_i(err_vp), .err_code_i(err_code), .err_tag_i(err_tag),
+    .cq_irq_i(cq_irq), .mpq_irq_i(mpq_irq), .rx_err_valid_i(rx_err_valid), .rx_err_i(rx_err),
+    .irq_o);
+
+  // ---------------------------------------------------------------- DQs and the host-DQ fetcher
+  logic        fw_valid, fw_ready;
+  logic [4:0]  fw_vp;
+  logic [63:0] fw_data;
+  logic [NumVp-1:0]    head_ok, vp_ok;
+  logic [NumVp*64-1:0] head_ctrl;
+  logic        desc_valid, desc_ready, desc_bad;
+  logic [4:0]  desc_vp, desc_nwords;
+  logic [MaxWords*64-1:0] desc_words;
+
+  nic_dq #(.NumVp(NumVp), .DqWords(DqWords), .MaxWords(MaxWords)) u_dq (
+    .clk_i, .rst_ni, .vp_en_i(vp_en),
+    .pio_valid_i(pio_valid), .pio_vp_i(pio_vp), .pio_data_i(pio_data), .pio_drop_o(pio_drop),
+    .fw_valid_i(fw_valid), .fw_ready_o(fw_ready), .fw_vp_i(fw_vp), .fw_data_i(fw_data),
+    .words_o(dq_words), .head_ok_o(head_ok), .head_ctrl_o(head_ctrl), .vp_ok_i(vp_ok),
+    .desc_valid_o(desc_valid), .desc_ready_i(desc_ready), .desc_vp_o(desc_vp),
+    .desc_nwords_o(desc_nwords), .desc_words_o(desc_words), .desc_bad_o(desc_bad));
+
+  // DMA read masters: 0 engine 0, 1 engine 1, 2 the host-DQ fetcher
+  localparam int RdReqW = 48 + 13;
+  logic [2:0]        rm_valid, rm_ready, rm_rsp_valid, rm_rsp_ready;
+  logic [3*RdReqW-1:0] rm_data;
+  logic [3*4-1:0]    rm_tag;
+  logic [3:0]        rm_rsp_tag;
+  logic [256:0]      rm_rsp_data;
+  logic [RdReqW-1:0] rd_req;
+
+  nic_hdq #(.NumVp(NumVp), .DqWords(DqWords)) u_hdq (
+    .clk_i, .rst_ni, .base_i(hdq_base), .log2_i(hdq_log2),
+    .tail_we_i(tail_we), .tail_vp_i(tail_vp), .tail_i(tail), .head_o(hdq_head), .words_i(dq_words),
+    .rd_req_valid_o(rm_valid[2]), .rd_req_ready_i(rm_ready[2]),
+    .rd_req_addr_o(rm_data[2*RdReqW + 13 +: 48]), .rd_req_len_o(rm_data[2*RdReqW +: 13]),
+    .rd_rsp_valid_i(rm_rsp_valid[2]), .rd_rsp_ready_o(rm_rsp_ready[2]),
+    .rd_rsp_data_i(rm_rsp_data[256:1]), .rd_rsp_last_i(rm_rsp_data[0]),
+    .fw_valid_o(fw_valid), .fw_ready_i(fw_ready), .fw_vp_o(fw_vp), .fw_data_o(fw_data));
+  assign rm_tag[2*4 +: 4] = '0;
+
+  cmn_dma_arb #(.N(3), .ReqW(RdReqW), .MTagW(4), .RspW(257)) u_rdarb (
+    .clk_i, .rst_ni,
+    .req_valid_i(rm_valid), .req_ready_o(rm_ready), .req_data_i(rm_data), .req_tag_i(rm_tag),
+    .req_last_i(3'b111),
+    .rsp_valid_o(rm_rsp_valid), .rsp_ready_i(rm_rsp_ready), .rsp_tag_o(rm_rsp_tag), .rsp_data_o(rm_rsp_data),
+    .req_valid_o(rd_req_valid_o), .req_ready_i(rd_req_ready_i), .req_data_o(rd_req), .req_tag_o(rd_req_tag_o),
+    .req_last_o(),
+    .rsp_valid_i(rd_rsp_valid_i), .rsp_ready_o(rd_rsp_ready_o), .rsp_tag_i(rd_rsp_tag_i),
+    .rsp_data_i({rd_rsp_data_i, rd_rsp_last_i}));
+  assign rd_req_addr_o = rd_req[13 +: 48];
+  assign rd_req_len_o  = rd_req[12:0];
+
+  // ---------------------------------------------------------------- ATT: 0 exec, 1 engine 0, 2 engine 1, 3 rx VC0, 4 rx VC1
+  localparam int NX = 5;
+  logic [NX-1:0]    xq_valid, xq_ready, xq_write, xq_phys, xq_phys_ok, xs_valid, xs_ready;
+  logic [NX*5-1:0]  xq_vp;
+  logic [NX*64-1:0] xq_addr;
+  logic [NX*32-1:0] xq_len;
+  logic [NX*8-1:0]  xs_status;
+  logic [NX*48-1:0] xs_paddr;
+  assign xq_write = 5'b11001;  // exec (a read's destination, events) and the receivers write; engines read
+
+  nic_att #(.NumVp(NumVp), .NumKeys(NumKeys), .AttLog2(AttLog2), .AttLat(AttLat), .Clients(NX)) u_att (
+    .clk_i, .rst_ni,
+    .key_we_i(key_we), .key_sel_i(key_sel), .key_base_i(key_base), .key_len_i(key_len), .key_ctrl_i(key_ctrl),
+    .att_we_i(att_we), .att_index_i(att_index), .att_ppn_i(att_ppn),
+    .req_valid_i(xq_valid), .req_ready_o(xq_ready), .req_vp_i(xq_vp), .req_addr_i(xq_addr),
+    .req_len_i(xq_len), .req_write_i(xq_write), .req_phys_i(xq_phys), .req_phys_ok_i(xq_phys_ok),
+    .rsp_valid_o(xs_valid), .rsp_ready_i(xs_ready), .rsp_status_o(xs_status), .rsp_paddr_o(xs_paddr));
+
+  // ---------------------------------------------------------------- execution and completion
+  logic        free_ok, rec_we, start, cerr_valid, cerr_ready, fail_valid, fail_ready;
+  logic [MsgW-1:0] free_id, fail_id;
+  logic [4:0]  start_vp;
+  logic [RecW-1:0] rec;
+  logic [7:0]  cerr_status, fail_status;
+  logic [31:0] cerr_info;
+  // engine 0
+  logic        j0_valid, j0_ready, j0_phys, j0_phys_ok, r0_valid, r0_ready;
+  logic [4:0]  j0_vp, r0_vp;
+  logic [63:0] j0_src, j0_dst;
+  logic [31:0] j0_len;
+  logic [255:0] j0_head;
+  logic [7:0]  r0_status, r0_msg_id;
+  // VC0 packet sources: 0 engine 0, 1 exec; VC1: 0 engine 1, 1 answers
+  logic [1:0]   p0_valid, p0_ready, p0_last, p1_valid, p1_ready, p1_last;
+  logic [511:0] p0_data, p1_data;
+
+  nic_exec #(.NumVp(NumVp), .MaxWords(MaxWords), .MsgW(MsgW)) u_exec (
+    .clk_i, .rst_ni, .node_id_i(node_id), .vp_en_i(vp_en), .vp_phys_ok_i(vp_phys_ok),
+    .cq_log2_i(cq_log2), .cq_head_i(cq_head), .cq_tail_i(cq_tail), .outstanding_i(outstanding),
+    .head_ok_i(head_ok), .head_ctrl_i(head_ctrl), .vp_ok_o(vp_ok),
+    .desc_valid_i(desc_valid), .desc_ready_o(desc_ready), .desc_vp_i(desc_vp),
+    .desc_nwords_i(desc_nwords), .desc_words_i(desc_words), .desc_bad_i(desc_bad),
+    .xl_req_valid_o(xq_valid[0]), .xl_req_ready_i(xq_ready[0]), .xl_req_vp_o(xq_vp[0 +: 5]),
+    .xl_req_addr_o(xq_addr[0 +: 64]), .xl_req_len_o(xq_len[0 +: 32]), .xl_req_phys_o(xq_phys[0]),
+    .xl_req_phys_ok_o(xq_phys_ok[0]), .xl_rsp_valid_i(xs_valid[0]), .xl_rsp_ready_o(xs_ready[0]),
+    .xl_rsp_status_i(xs_status[0 +: 8]), .xl_rsp_paddr_i(xs_paddr[0 +: 48]),
+    .job_valid_o(j0_valid), .job_ready_i(j0_ready), .job_vp_o(j0_vp), .job_src_o(j0_src),
+    .job_phys_o(j0_phys), .job_phys_ok_o(j0_phys_ok), .job_len_o(j0_len), .job_dst_o(j0_dst),
+    .job_head_o(j0_head), .res_valid_i(r0_valid), .res_ready_o(r0_ready), .res_status_i(r0_status),
+    .res_msg_id_i(r0_msg_id),
+    .pkt_valid_o(p0_valid[1]), .pkt_ready_i(p0_ready[1]), .pkt_data_o(p0_data[256 +: 256]), .pkt_last_o(p0_last[1]),
+    .free_ok_i(free_ok), .free_id_i(free_id), .rec_we_o(rec_we), .start_o(start), .start_vp_o(start_vp),
+    .rec_o(rec), .err_valid_o(cerr_valid), .err_ready_i(cerr_ready), .err_status_o(cerr_status),
+    .err_info_o(cerr_info), .fail_valid_o(fail_valid), .fail_ready_i(fail_ready), .fail_id_o(fail_id),
+    .fail_status_o(fail_status));
+
+  // engine 2 write clients: 0 rx VC0, 1 rx VC1, 2 completions
+  localparam int WrW = 48 + 6 + 256;
+  logic [2:0]       wc_valid, wc_ready, wc_last;
+  logic [3*WrW-1:0] wc_data;
+  logic [WrW-1:0]   wr;
+  logic         d_valid, d_ready;
+  logic [7:0]   d_msg_id, d_status;
+
+  nic_cmpl #(.NumVp(NumVp), .MsgW(MsgW)) u_cmpl (
+    .clk_i, .rst_ni, .cq_base_i(cq_base), .cq_log2_i(cq_log2),
+    .free_ok_o(free_ok), .free_id_o(free_id), .rec_we_i(rec_we), .rec_i(rec), .start_i(start),
+    .start_vp_i(start_vp),
+    .err_valid_i(cerr_valid), .err_ready_o(cerr_ready), .err_status_i(cerr_status), .err_info_i(cerr_info),
+    .fail_valid_i(fail_valid), .fail_ready_o(fail_ready), .fail_id_i(fail_id), .fail_status_i(fail_status),
+    .done_valid_i(d_valid), .done_ready_o(d_ready), .done_msg_id_i(d_msg_id), .done_status_i(d_status),
+    .outstanding_o(outstanding), .cq_tail_o(cq_tail), .cq_irq_o(cq_irq),
+    .rep_valid_o(err_valid[0]), .rep_vp_o(err_vp[0 +: 5]), .rep_code_o(err_code[0 +: 8]), .rep_tag_o(err_tag[0 +: 16]),
+    .wr_valid_o(wc_valid[2]), .wr_ready_i(wc_ready[2]), .wr_addr_o(wc_data[2*WrW + 262 +: 48]),
+    .wr_len_o(wc_data[2*WrW + 256 +: 6]), .wr_data_o(wc_data[2*WrW +: 256]), .wr_last_o(wc_last[2]));
+  assign err_valid[1] = 1'b0;  // second reporter: the receivers (next issue: dirty packets per VP)
+  assign err_vp[5 +: 5] = '0;
+  assign err_code[8 +: 8] = '0;
+  assign err_tag[16 +: 16] = '0;
+
+  // ---------------------------------------------------------------- engines 0 and 1
+  logic        j1_valid, j1_ready, r1_valid, r1_ready, rq_room;
+  logic [255:0] rq_head;
+  pkt_head_t   rqh, h1;
+  logic [7:0]  r1_status, r1_msg_id;
+  logic [4:0]  r1_vp;
+  assign rqh = pkt_head_t'(rq_head);
+  always_comb begin
+    h1 = '0;
+    h1.ptype    = NIC_PKT_TYPE_READ_DATA;
+    h1.src_node = node_id;
+    h1.dst_node = rqh.src_node;
+    h1.src_vp   = rqh.dst_vp;
+    h1.dst_vp   = rqh.src_vp;
+    h1.phys     = rqh.phys;
+    h1.msg_id   = rqh.msg_id;
+  end
+
+  for (genvar e = 0; e < 2; e++) begin : g_eng
+    nic_rdeng #(.FifoBytes(FifoBytes), .TagW(4)) u_eng (
+      .clk_i, .rst_ni,
+      .job_valid_i(e == 0 ? j0_valid : j1_valid && rq_room), .job_ready_o(e == 0 ? j0_ready : j1_ready),
+      .job_vp_i(e == 0 ? j0_vp : rqh.dst_vp), .job_src_i(e == 0 ? j0_src : 64'(rqh.addr)),
+      .job_phys_i(e == 0 ? j0_phys : rqh.phys), .job_phys_ok_i(e == 0 ? j0_phys_ok : vp_phys_ok[rqh.dst_vp]),
+      .job_len_i(e == 0 ? j0_len : rqh.msg_len), .job_dst_i(e == 0 ? j0_dst : rqh.aux),
+      .job_head_i(e == 0 ? j0_head : 256'(h1)),
+      .res_valid_o(e == 0 ? r0_valid : r1_valid), .res_ready_i(e == 0 ? r0_ready : r1_ready),
+      .res_status_o(e == 0 ? r0_status : r1_status), .res_msg_id_o(e == 0 ? r0_msg_id : r1_msg_id),
+      .res_vp_o(e == 0 ? r0_vp : r1_vp),
+      .xl_req_valid_o(xq_valid[1 + e]), .xl_req_ready_i(xq_ready[1 + e]), .xl_req_vp_o(xq_vp[(1 + e)*5 +: 5]),
+      .xl_req_addr_o(xq_addr[(1 + e)*64 +: 64]), .xl_req_len_o(xq_len[(1 + e)*32 +: 32]),
+      .xl_req_phys_o(xq_phys[1 + e]), .xl_req_phys_ok_o(xq_phys_ok[1 + e]),
+      .xl_rsp_valid_i(xs_valid[1 + e]), .xl_rsp_ready_o(xs_ready[1 + e]),
+      .xl_rsp_status_i(xs_status[(1 + e)*8 +: 8]), .xl_rsp_paddr_i(xs_paddr[(1 + e)*48 +: 48]),
+      .rd_req_valid_o(rm_valid[e]), .rd_req_ready_i(rm_ready[e]),
+      .rd_req_addr_o(rm_data[e*RdReqW + 13 +: 48]), .rd_req_len_o(rm_data[e*RdReqW +: 13]),
+      .rd_req_tag_o(rm_tag[e*4 +: 4]),
+      .rd_rsp_valid_i(rm_rsp_valid[e]), .rd_rsp_ready_o(rm_rsp_ready[e]),
+      .rd_rsp_data_i(rm_rsp_data[256:1]), .rd_rsp_last_i(rm_rsp_data[0]),
+      .pkt_valid_o(e == 0 ? p0_valid[0] : p1_valid[0]), .pkt_ready_i(e == 0 ? p0_ready[0] : p1_ready[0]),
+      .pkt_data_o(e == 0 ? p0_data[0 +: 256] : p1_data[0 +: 256]), .pkt_last_o(e == 0 ? p0_last[0] : p1_last[0]));
+  end
+
+  // ---------------------------------------------------------------- receive path
+  logic [1:0]   in_valid, in_ready, in_last;
+  logic [511:0] in_data;
+  logic         a_valid, a_ready;
+  logic [13:0]  a_node;
+  logic [4:0]   a_vp, a_src_vp;
+  logic [7:0]   a_msg_id, a_status;
+  logic [1:0]   x_done_valid;
+  logic [15:0]  x_done;
+
+  for (genvar v = 0; v < 2; v++) begin : g_rx
+    logic        jv, dv, av, ev;
+    logic [255:0] jh;
+    logic [7:0]  dm, ds, am, as;
+    logic [13:0] an;
+    logic [4:0]  avp, asv;
+    logic [63:0] e;
+    nic_rx #(.NumVp(NumVp), .Vc(v)) u_rx (
+      .clk_i, .rst_ni, .node_id_i(node_id), .vp_en_i(vp_en), .vp_phys_ok_i(vp_phys_ok),
+      .mpq_base_i(mpq_base), .mpq_log2_i(mpq_log2), .mpq_head_i(mpq_head),
+      .mpq_tail_o(v == 0 ? mpq_tail0 : mpq_tail1), .mpq_irq_o(v == 0 ? mpq_irq0 : mpq_irq1),
+      .in_valid_i(in_valid[v]), .in_ready_o(in_ready[v]), .in_data_i(in_data[v*256 +: 256]), .in_last_i(in_last[v]),
+      .xl_req_valid_o(xq_valid[3 + v]), .xl_req_ready_i(xq_ready[3 + v]), .xl_req_vp_o(xq_vp[(3 + v)*5 +: 5]),
+      .xl_req_addr_o(xq_addr[(3 + v)*64 +: 64]), .xl_req_len_o(xq_len[(3 + v)*32 +: 32]),
+      .xl_req_phys_o(xq_phys[3 + v]), .xl_req_phys_ok_o(xq_phys_ok[3 + v]),
+      .xl_rsp_valid_i(xs_valid[3 + v]), .xl_rsp_ready_o(xs_ready[3 + v]),
+      .xl_rsp_status_i(xs_status[(3 + v)*8 +: 8]), .xl_rsp_paddr_i(xs_paddr[(3 + v)*48 +: 48]),
+      .wr_valid_o(wc_valid[v]), .wr_ready_i(wc_ready[v]), .wr_addr_o(wc_data[v*WrW + 262 +: 48]),
+      .wr_len_o(wc_data[v*WrW + 256 +: 6]), .wr_data_o(wc_data[v*WrW +: 256]), .wr_last_o(wc_last[v]),
+      .job_valid_o(jv), .job_ready_i(v == 0 ? j1_ready && rq_room : 1'b0), .job_head_o(jh),
+      .ack_valid_o(av), .ack_ready_i(v == 0 ? a_ready : 1'b0), .ack_node_o(an), .ack_vp_o(avp),
+      .ack_src_vp_o(asv), .ack_msg_id_o(am), .ack_status_o(as),
+      .done_valid_o(dv), .done_ready_i(v == 1 ? d_ready : 1'b0), .done_msg_id_o(dm), .done_status_o(ds),
+      .rx_err_valid_o(ev), .rx_err_o(e));
+    if (v == 0) begin : g_vc0
+      assign j1_valid = jv; assign rq_head = jh;
+      assign a_valid = av; assign a_node = an; assign a_vp = avp; assign a_src_vp = asv;
+      assign a_msg_id = am; assign a_status = as;
+      assign rx_err0_valid = ev; assign rx_err0 = e;
+    end else begin : g_vc1
+      assign rx_err1_valid = ev; assign rx_err1 = e;
+    end
+    assign x_done_valid[v] = dv;
+    assign x_done[v*8 +: 8] = dm;
+    if (v == 1) begin : g_done
+      assign d_valid = dv; assign d_msg_id = dm; assign d_status = ds;
+    end
+  end
+  assign mpq_tail = mpq_tail0;
+  assign mpq_irq  = mpq_irq0;
+  assign rx_err_valid = rx_err0_valid || rx_err1_valid;
+  assign rx_err       = rx_err0_valid ? rx_err0 : rx_err1;
+
+  nic_ackgen #(.ReqDepth(4)) u_ack (
+    .clk_i, .rst_ni, .node_id_i(node_id),
+    .ack_valid_i(a_valid), .ack_ready_o(a_ready), .ack_node_i(a_node), .ack_vp_i(a_vp),
+    .ack_src_vp_i(a_src_vp), .ack_msg_id_i(a_msg_id), .ack_status_i(a_status),
+    .req_push_i(j1_valid && j1_ready && rq_room), .req_head_i(rq_head), .req_room_o(rq_room),
+    .res_valid_i(r1_valid), .res_ready_o(r1_ready), .res_status_i(r1_status), .res_msg_id_i(r1_msg_id),
+    .pkt_valid_o(p1_valid[1]), .pkt_ready_i(p1_ready[1]), .pkt_data_o(p1_data[256 +: 256]), .pkt_last_o(p1_last[1]));
+
+  // ---------------------------------------------------------------- engine 2 and the link
+  cmn_dma_arb #(.N(3), .ReqW(WrW), .MTagW(1), .RspW(1)) u_wrarb (
+    .clk_i, .rst_ni,
+    .req_valid_i(wc_valid), .req_ready_o(wc_ready), .req_data_i(wc_data), .req_tag_i(3'b000),
+    .req_last_i(wc_last), .rsp_valid_o(), .rsp_ready_i(3'b000), .rsp_tag_o(), .rsp_data_o(),
+    .req_valid_o(wr_valid_o), .req_ready_i(wr_ready_i), .req_data_o(wr), .req_tag_o(), .req_last_o(wr_last_o),
+    .rsp_valid_i(1'b0), .rsp_ready_o(), .rsp_tag_i('0), .rsp_data_i(1'b0));
+  assign wr_addr_o = wr[262 +: 48];
+  assign wr_len_o  = wr[256 +: 6];
+  assign wr_data_o = wr[255:0];
+
+  logic [1:0]   vc_valid, vc_ready, vc_last;
+  logic [511:0] vc_data;
+  for (genvar v = 0; v < 2; v++) begin : g_vcmux
+    cmn_dma_arb #(.N(2), .ReqW(256), .MTagW(1), .RspW(1)) u_mux (
+      .clk_i, .rst_ni,
+      .req_valid_i(v == 0 ? p0_valid : p1_valid), .req_ready_o(v == 0 ? p0_ready : p1_ready),
+      .req_data_i(v == 0 ? p0_data : p1_data), .req_tag_i(2'b00), .req_last_i(v == 0 ? p0_last : p1_last),
+      .rsp_valid_o(), .rsp_ready_i(2'b00), .rsp_tag_o(), .rsp_data_o(),
+      .req_valid_o(vc_valid[v]), .req_ready_i(vc_ready[v]), .req_data_o(vc_data[v*256 +: 256]), .req_tag_o(),
+      .req_last_o(vc_last[v]), .rsp_valid_i(1'b0), .rsp_ready_o(), .rsp_tag_i('0), .rsp_data_i(1'b0));
+  end
+
+  nic_link_tx #(.Vcs(2), .PktFlits(5), .Credits(LinkPkts)) u_ltx (
+    .clk_i, .rst_ni, .in_valid_i(vc_valid), .in_ready_o(vc_ready), .in_data_i(vc_data), .in_last_i(vc_last),
+    .link_valid_o(tx_valid_o), .link_vc_o(tx_vc_o), .link_data_o(tx_data_o), .link_head_o(tx_head_o),
+    .link_tail_o(tx_tail_o), .cred_valid_i(tx_cred_valid_i), .cred_vc_i(tx_cred_vc_i));
+  nic_link_rx #(.Vcs(2), .PktFlits(5), .BufPkts(LinkPkts)) u_lrx (
+    .clk_i, .rst_ni, .link_valid_i(rx_valid_i), .link_vc_i(rx_vc_i), .link_data_i(rx_data_i),
+    .link_head_i(rx_head_i), .link_tail_i(rx_tail_i), .cred_valid_o(rx_cred_valid_o), .cred_vc_o(rx_cred_vc_o),
+    .out_valid_o(in_valid), .out_ready_i(in_ready), .out_data_o(in_data), .out_last_o(in_last));
+
+  // ---------------------------------------------------------------- status and counters
+  always_comb begin
+    vp_status = '0;
+    for (int v = 0; v < NumVp; v++) begin
+      vp_status[v*64 + NIC_VP_STATUS_OUTSTANDING_LSB +: 8] = outstanding[v*8 +: 8];
+      vp_status[v*64 + NIC_VP_STATUS_DQ_WORDS_LSB +: 10]   = 10'(dq_words[v*CntW +: CntW]);
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      tx_pkts_q <= '0;
+      rx_pkts_q <= '0;
+    end else begin
+      if (tx_valid_o && tx_tail_o) tx_pkts_q <= tx_pkts_q + 32'd1;
+      if (rx_valid_i && rx_tail_i) rx_pkts_q <= rx_pkts_q + 32'd1;
+    end
+  end
+
+  logic unused;
+  assign unused = ^{r0_vp, r1_vp, rm_rsp_tag, mpq_tail1, mpq_irq1, x_done_valid, x_done, rx_err1_valid};
+
+`ifndef SYNTHESIS
+  cmn_sim_cycle u_cycle (.clk_i);
+`endif
+endmodule
