@@ -247,7 +247,10 @@ module nic_top #(
   // ---------------------------------------------------------------- engines 0 and 1
   logic        j1_valid, j1_ready, r1_valid, r1_ready, rq_room;
   logic [255:0] rq_head;
-  pkt_head_t   rqh, h1;
+  /* verilator lint_off UNUSEDSIGNAL */  // the fields of a read request engine 1 needs
+  pkt_head_t   rqh;
+  /* verilator lint_on UNUSEDSIGNAL */
+  pkt_head_t   h1;
   logic [7:0]  r1_status, r1_msg_id;
   logic [4:0]  r1_vp;
   assign rqh = pkt_head_t'(rq_head);
@@ -262,29 +265,54 @@ module nic_top #(
     h1.msg_id   = rqh.msg_id;
   end
 
-  for (genvar e = 0; e < 2; e++) begin : g_eng
+  // per engine: 0 local RDMA writes (nic_exec), 1 remote read requests (the VC0 receiver)
+  logic [1:0]     e_jvalid, e_jready, e_phys, e_phys_ok, e_rvalid, e_rready, e_pvalid, e_pready, e_plast;
+  logic [2*5-1:0] e_vp, e_rvp;
+  logic [2*64-1:0] e_src, e_dst;
+  logic [2*32-1:0] e_len;
+  logic [2*256-1:0] e_head, e_pdata;
+  logic [2*8-1:0] e_rstatus, e_rmsg;
+  assign e_jvalid  = {j1_valid && rq_room, j0_valid};
+  assign j0_ready  = e_jready[0];
+  assign j1_ready  = e_jready[1];
+  assign e_vp      = {rqh.dst_vp, j0_vp};
+  assign e_src     = {64'(rqh.addr), j0_src};
+  assign e_phys    = {rqh.phys, j0_phys};
+  assign e_phys_ok = {vp_phys_ok[rqh.dst_vp], j0_phys_ok};
+  assign e_len     = {rqh.msg_len, j0_len};
+  assign e_dst     = {rqh.aux, j0_dst};
+  assign e_head    = {256'(h1), j0_head};
+  assign e_rready  = {r1_ready, r0_ready};
+  assign {r1_valid, r0_valid}   = e_rvalid;
+  assign {r1_status, r0_status} = e_rstatus;
+  assign {r1_msg_id, r0_msg_id} = e_rmsg;
+  assign {r1_vp, r0_vp}         = e_rvp;
+  assign {p1_valid[0], p0_valid[0]} = e_pvalid;
+  assign {p1_last[0], p0_last[0]}   = e_plast;
+  assign p0_data[0 +: 256] = e_pdata[0 +: 256];
+  assign p1_data[0 +: 256] = e_pdata[256 +: 256];
+  assign e_pready = {p1_ready[0], p0_ready[0]};
+
+  for (genvar n = 0; n < 2; n++) begin : g_eng
     nic_rdeng #(.FifoBytes(FifoBytes), .TagW(4)) u_eng (
       .clk_i, .rst_ni,
-      .job_valid_i(e == 0 ? j0_valid : j1_valid && rq_room), .job_ready_o(e == 0 ? j0_ready : j1_ready),
-      .job_vp_i(e == 0 ? j0_vp : rqh.dst_vp), .job_src_i(e == 0 ? j0_src : 64'(rqh.addr)),
-      .job_phys_i(e == 0 ? j0_phys : rqh.phys), .job_phys_ok_i(e == 0 ? j0_phys_ok : vp_phys_ok[rqh.dst_vp]),
-      .job_len_i(e == 0 ? j0_len : rqh.msg_len), .job_dst_i(e == 0 ? j0_dst : rqh.aux),
-      .job_head_i(e == 0 ? j0_head : 256'(h1)),
-      .res_valid_o(e == 0 ? r0_valid : r1_valid), .res_ready_i(e == 0 ? r0_ready : r1_ready),
-      .res_status_o(e == 0 ? r0_status : r1_status), .res_msg_id_o(e == 0 ? r0_msg_id : r1_msg_id),
-      .res_vp_o(e == 0 ? r0_vp : r1_vp),
-      .xl_req_valid_o(xq_valid[1 + e]), .xl_req_ready_i(xq_ready[1 + e]), .xl_req_vp_o(xq_vp[(1 + e)*5 +: 5]),
-      .xl_req_addr_o(xq_addr[(1 + e)*64 +: 64]), .xl_req_len_o(xq_len[(1 + e)*32 +: 32]),
-      .xl_req_phys_o(xq_phys[1 + e]), .xl_req_phys_ok_o(xq_phys_ok[1 + e]),
-      .xl_rsp_valid_i(xs_valid[1 + e]), .xl_rsp_ready_o(xs_ready[1 + e]),
-      .xl_rsp_status_i(xs_status[(1 + e)*8 +: 8]), .xl_rsp_paddr_i(xs_paddr[(1 + e)*48 +: 48]),
-      .rd_req_valid_o(rm_valid[e]), .rd_req_ready_i(rm_ready[e]),
-      .rd_req_addr_o(rm_data[e*RdReqW + 13 +: 48]), .rd_req_len_o(rm_data[e*RdReqW +: 13]),
-      .rd_req_tag_o(rm_tag[e*4 +: 4]),
-      .rd_rsp_valid_i(rm_rsp_valid[e]), .rd_rsp_ready_o(rm_rsp_ready[e]),
+      .job_valid_i(e_jvalid[n]), .job_ready_o(e_jready[n]), .job_vp_i(e_vp[n*5 +: 5]), .job_src_i(e_src[n*64 +: 64]),
+      .job_phys_i(e_phys[n]), .job_phys_ok_i(e_phys_ok[n]), .job_len_i(e_len[n*32 +: 32]),
+      .job_dst_i(e_dst[n*64 +: 64]), .job_head_i(e_head[n*256 +: 256]),
+      .res_valid_o(e_rvalid[n]), .res_ready_i(e_rready[n]), .res_status_o(e_rstatus[n*8 +: 8]),
+      .res_msg_id_o(e_rmsg[n*8 +: 8]), .res_vp_o(e_rvp[n*5 +: 5]),
+      .xl_req_valid_o(xq_valid[1 + n]), .xl_req_ready_i(xq_ready[1 + n]), .xl_req_vp_o(xq_vp[(1 + n)*5 +: 5]),
+      .xl_req_addr_o(xq_addr[(1 + n)*64 +: 64]), .xl_req_len_o(xq_len[(1 + n)*32 +: 32]),
+      .xl_req_phys_o(xq_phys[1 + n]), .xl_req_phys_ok_o(xq_phys_ok[1 + n]),
+      .xl_rsp_valid_i(xs_valid[1 + n]), .xl_rsp_ready_o(xs_ready[1 + n]),
+      .xl_rsp_status_i(xs_status[(1 + n)*8 +: 8]), .xl_rsp_paddr_i(xs_paddr[(1 + n)*48 +: 48]),
+      .rd_req_valid_o(rm_valid[n]), .rd_req_ready_i(rm_ready[n]),
+      .rd_req_addr_o(rm_data[n*RdReqW + 13 +: 48]), .rd_req_len_o(rm_data[n*RdReqW +: 13]),
+      .rd_req_tag_o(rm_tag[n*4 +: 4]),
+      .rd_rsp_valid_i(rm_rsp_valid[n]), .rd_rsp_ready_o(rm_rsp_ready[n]),
       .rd_rsp_data_i(rm_rsp_data[256:1]), .rd_rsp_last_i(rm_rsp_data[0]),
-      .pkt_valid_o(e == 0 ? p0_valid[0] : p1_valid[0]), .pkt_ready_i(e == 0 ? p0_ready[0] : p1_ready[0]),
-      .pkt_data_o(e == 0 ? p0_data[0 +: 256] : p1_data[0 +: 256]), .pkt_last_o(e == 0 ? p0_last[0] : p1_last[0]));
+      .pkt_valid_o(e_pvalid[n]), .pkt_ready_i(e_pready[n]), .pkt_data_o(e_pdata[n*256 +: 256]),
+      .pkt_last_o(e_plast[n]));
   end
 
   // ---------------------------------------------------------------- receive path
@@ -297,17 +325,20 @@ module nic_top #(
   logic [1:0]   x_done_valid;
   logic [15:0]  x_done;
 
+  /* verilator lint_off UNUSEDSIGNAL */  // VC1's receiver has no jobs or answers, VC0's no reports
   for (genvar v = 0; v < 2; v++) begin : g_rx
     logic        jv, dv, av, ev;
     logic [255:0] jh;
     logic [7:0]  dm, ds, am, as;
     logic [13:0] an;
     logic [4:0]  avp, asv;
-    logic [63:0] e;
+    logic [63:0] re;
+    logic [NumVp*32-1:0] mt;
+    logic [NumVp-1:0]    mi;
     nic_rx #(.NumVp(NumVp), .Vc(v)) u_rx (
       .clk_i, .rst_ni, .node_id_i(node_id), .vp_en_i(vp_en), .vp_phys_ok_i(vp_phys_ok),
       .mpq_base_i(mpq_base), .mpq_log2_i(mpq_log2), .mpq_head_i(mpq_head),
-      .mpq_tail_o(v == 0 ? mpq_tail0 : mpq_tail1), .mpq_irq_o(v == 0 ? mpq_irq0 : mpq_irq1),
+      .mpq_tail_o(mt), .mpq_irq_o(mi),
       .in_valid_i(in_valid[v]), .in_ready_o(in_ready[v]), .in_data_i(in_data[v*256 +: 256]), .in_last_i(in_last[v]),
       .xl_req_valid_o(xq_valid[3 + v]), .xl_req_ready_i(xq_ready[3 + v]), .xl_req_vp_o(xq_vp[(3 + v)*5 +: 5]),
       .xl_req_addr_o(xq_addr[(3 + v)*64 +: 64]), .xl_req_len_o(xq_len[(3 + v)*32 +: 32]),
@@ -320,14 +351,14 @@ module nic_top #(
       .ack_valid_o(av), .ack_ready_i(v == 0 ? a_ready : 1'b0), .ack_node_o(an), .ack_vp_o(avp),
       .ack_src_vp_o(asv), .ack_msg_id_o(am), .ack_status_o(as),
       .done_valid_o(dv), .done_ready_i(v == 1 ? d_ready : 1'b0), .done_msg_id_o(dm), .done_status_o(ds),
-      .rx_err_valid_o(ev), .rx_err_o(e));
+      .rx_err_valid_o(ev), .rx_err_o(re));
     if (v == 0) begin : g_vc0
       assign j1_valid = jv; assign rq_head = jh;
       assign a_valid = av; assign a_node = an; assign a_vp = avp; assign a_src_vp = asv;
       assign a_msg_id = am; assign a_status = as;
-      assign rx_err0_valid = ev; assign rx_err0 = e;
+      assign rx_err0_valid = ev; assign rx_err0 = re; assign mpq_tail0 = mt; assign mpq_irq0 = mi;
     end else begin : g_vc1
-      assign rx_err1_valid = ev; assign rx_err1 = e;
+      assign rx_err1_valid = ev; assign rx_err1 = re; assign mpq_tail1 = mt; assign mpq_irq1 = mi;
     end
     assign x_done_valid[v] = dv;
     assign x_done[v*8 +: 8] = dm;
@@ -335,6 +366,7 @@ module nic_top #(
       assign d_valid = dv; assign d_msg_id = dm; assign d_status = ds;
     end
   end
+  /* verilator lint_on UNUSEDSIGNAL */
   assign mpq_tail = mpq_tail0;
   assign mpq_irq  = mpq_irq0;
   assign rx_err_valid = rx_err0_valid || rx_err1_valid;
@@ -361,15 +393,19 @@ module nic_top #(
 
   logic [1:0]   vc_valid, vc_ready, vc_last;
   logic [511:0] vc_data;
-  for (genvar v = 0; v < 2; v++) begin : g_vcmux
-    cmn_dma_arb #(.N(2), .ReqW(256), .MTagW(1), .RspW(1)) u_mux (
-      .clk_i, .rst_ni,
-      .req_valid_i(v == 0 ? p0_valid : p1_valid), .req_ready_o(v == 0 ? p0_ready : p1_ready),
-      .req_data_i(v == 0 ? p0_data : p1_data), .req_tag_i(2'b00), .req_last_i(v == 0 ? p0_last : p1_last),
-      .rsp_valid_o(), .rsp_ready_i(2'b00), .rsp_tag_o(), .rsp_data_o(),
-      .req_valid_o(vc_valid[v]), .req_ready_i(vc_ready[v]), .req_data_o(vc_data[v*256 +: 256]), .req_tag_o(),
-      .req_last_o(vc_last[v]), .rsp_valid_i(1'b0), .rsp_ready_o(), .rsp_tag_i('0), .rsp_data_i(1'b0));
-  end
+  // VC0: engine 0 and nic_exec; VC1: engine 1 and the answers
+  cmn_dma_arb #(.N(2), .ReqW(256), .MTagW(1), .RspW(1)) u_vc0 (
+    .clk_i, .rst_ni,
+    .req_valid_i(p0_valid), .req_ready_o(p0_ready), .req_data_i(p0_data), .req_tag_i(2'b00), .req_last_i(p0_last),
+    .rsp_valid_o(), .rsp_ready_i(2'b00), .rsp_tag_o(), .rsp_data_o(),
+    .req_valid_o(vc_valid[0]), .req_ready_i(vc_ready[0]), .req_data_o(vc_data[0 +: 256]), .req_tag_o(),
+    .req_last_o(vc_last[0]), .rsp_valid_i(1'b0), .rsp_ready_o(), .rsp_tag_i('0), .rsp_data_i(1'b0));
+  cmn_dma_arb #(.N(2), .ReqW(256), .MTagW(1), .RspW(1)) u_vc1 (
+    .clk_i, .rst_ni,
+    .req_valid_i(p1_valid), .req_ready_o(p1_ready), .req_data_i(p1_data), .req_tag_i(2'b00), .req_last_i(p1_last),
+    .rsp_valid_o(), .rsp_ready_i(2'b00), .rsp_tag_o(), .rsp_data_o(),
+    .req_valid_o(vc_valid[1]), .req_ready_i(vc_ready[1]), .req_data_o(vc_data[256 +: 256]), .req_tag_o(),
+    .req_last_o(vc_last[1]), .rsp_valid_i(1'b0), .rsp_ready_o(), .rsp_tag_i('0), .rsp_data_i(1'b0));
 
   nic_link_tx #(.Vcs(2), .PktFlits(5), .Credits(LinkPkts)) u_ltx (
     .clk_i, .rst_ni, .in_valid_i(vc_valid), .in_ready_o(vc_ready), .in_data_i(vc_data), .in_last_i(vc_last),

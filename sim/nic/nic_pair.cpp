@@ -1,0 +1,47 @@
+// nic_pair.cpp: two nodes with NICs joined back to back.
+#include "sim/nic/nic_pair.hpp"
+
+#include <vector>
+
+#include "hpcnet/rdma.h"
+#include "sim/ssm/ssm_device.hpp"
+
+namespace hpcnet::sim {
+
+NicPair::NicPair(NicPairConfig cfg) : cfg_(std::move(cfg)), cluster_(ClusterConfig{cfg_.watchdog_cycles, cfg_.max_cycles}) {
+  for (unsigned i = 0; i < 2; ++i) {
+    NodeConfig nc;
+    nc.num_pe = cfg_.num_pe;
+    nc.num_threads = cfg_.num_threads;
+    nc.cpu = cfg_.cpu;
+    nc.clock_mhz = cfg_.clock_mhz;
+    nc.pcie = cfg_.pcie;
+    nc.device_bus[nic::kDeviceId] = cfg_.pio;
+    std::vector<std::unique_ptr<Device>> devs;
+    auto n = make_nic_device(cfg_.clock_mhz, i == 0 ? cfg_.trace : cfg_.trace1);
+    nics_[i] = n.get();
+    devs.push_back(std::move(n));
+    if (cfg_.with_ssm) devs.push_back(make_ssm_device(2, cfg_.clock_mhz, TraceWindow::off()));
+    cluster_.add_node(std::make_unique<Node>(nc, std::move(devs)));
+  }
+  auto l = std::make_unique<NicBackToBack>(nics_[0]->link(), nics_[1]->link(), cfg_.link_delay);
+  link_ = l.get();
+  cluster_.add_fabric(std::move(l));
+  for (unsigned i = 0; i < 2; ++i) {
+    drivers_[i] = std::make_unique<nic::Driver>(node(i).platform());
+    node(i).spawn(0, 0, [this, i] { drivers_[i]->init(i); }, "nic init");
+  }
+  cluster_.run();
+  for (unsigned i = 0; i < 2; ++i) nic::rdma_attach(drivers_[i].get());
+}
+
+NicPair::~NicPair() {
+  for (unsigned i = 0; i < 2; ++i)
+    if (drivers_[i]) nic::rdma_detach(drivers_[i].get());
+}
+
+Scheduler::ThreadId NicPair::spawn(unsigned n, unsigned pe, unsigned thread, std::function<void()> fn, std::string name) {
+  return node(n).spawn(pe, thread, std::move(fn), std::move(name));
+}
+
+}  // namespace hpcnet::sim
