@@ -2,6 +2,8 @@
 -f rtl/common/sources.f
 rtl/nic/nic_formats_pkg.sv
 rtl/nic/nic_cmpl_pkg.sv
+rtl/nic/nic_link_tx.sv
+rtl/nic/nic_link_rx.sv
 rtl/nic/nic_regs.sv
 rtl/nic/nic_rx.sv
 rtl/nic/nic_cmpl.sv
