@@ -158,7 +158,7 @@ module nic_top #(
     .req_last_i(3'b111),
     .rsp_valid_o(rm_rsp_valid), .rsp_ready_i(rm_rsp_ready), .rsp_tag_o(rm_rsp_tag), .rsp_data_o(rm_rsp_data),
     .req_valid_o(rd_req_valid_o), .req_ready_i(rd_req_ready_i), .req_data_o(rd_req), .req_tag_o(rd_req_tag_o),
-    .req_last_o(),
+    .req_last_o(rd_req_last_unused),
     .rsp_valid_i(rd_rsp_valid_i), .rsp_ready_o(rd_rsp_ready_o), .rsp_tag_i(rd_rsp_tag_i),
     .rsp_data_i({rd_rsp_data_i, rd_rsp_last_i}));
   assign rd_req_addr_o = rd_req[13 +: 48];
@@ -381,31 +381,39 @@ module nic_top #(
     .pkt_valid_o(p1_valid[1]), .pkt_ready_i(p1_ready[1]), .pkt_data_o(p1_data[256 +: 256]), .pkt_last_o(p1_last[1]));
 
   // ---------------------------------------------------------------- engine 2 and the link
+  logic [2:0] wa_rsp_valid;
+  logic       wa_rsp_tag, wa_rsp_data, wa_rsp_ready, rd_req_last_unused;
+  logic [2:0] wa_tag;
   cmn_dma_arb #(.N(3), .ReqW(WrW), .MTagW(1), .RspW(1)) u_wrarb (
     .clk_i, .rst_ni,
     .req_valid_i(wc_valid), .req_ready_o(wc_ready), .req_data_i(wc_data), .req_tag_i(3'b000),
-    .req_last_i(wc_last), .rsp_valid_o(), .rsp_ready_i(3'b000), .rsp_tag_o(), .rsp_data_o(),
-    .req_valid_o(wr_valid_o), .req_ready_i(wr_ready_i), .req_data_o(wr), .req_tag_o(), .req_last_o(wr_last_o),
-    .rsp_valid_i(1'b0), .rsp_ready_o(), .rsp_tag_i('0), .rsp_data_i(1'b0));
+    .req_last_i(wc_last), .rsp_valid_o(wa_rsp_valid), .rsp_ready_i(3'b000), .rsp_tag_o(wa_rsp_tag),
+    .rsp_data_o(wa_rsp_data), .req_valid_o(wr_valid_o), .req_ready_i(wr_ready_i), .req_data_o(wr),
+    .req_tag_o(wa_tag), .req_last_o(wr_last_o),
+    .rsp_valid_i(1'b0), .rsp_ready_o(wa_rsp_ready), .rsp_tag_i('0), .rsp_data_i(1'b0));
   assign wr_addr_o = wr[262 +: 48];
   assign wr_len_o  = wr[256 +: 6];
   assign wr_data_o = wr[255:0];
 
   logic [1:0]   vc_valid, vc_ready, vc_last;
   logic [511:0] vc_data;
-  // VC0: engine 0 and nic_exec; VC1: engine 1 and the answers
+  // VC0: engine 0 and nic_exec; VC1: engine 1 and the answers (the arbiters' response sides unused)
+  logic [3:0] va_rsp_valid, va_tag;
+  logic [1:0] va_rsp_tag, va_rsp_data, va_rsp_ready;
   cmn_dma_arb #(.N(2), .ReqW(256), .MTagW(1), .RspW(1)) u_vc0 (
     .clk_i, .rst_ni,
     .req_valid_i(p0_valid), .req_ready_o(p0_ready), .req_data_i(p0_data), .req_tag_i(2'b00), .req_last_i(p0_last),
-    .rsp_valid_o(), .rsp_ready_i(2'b00), .rsp_tag_o(), .rsp_data_o(),
-    .req_valid_o(vc_valid[0]), .req_ready_i(vc_ready[0]), .req_data_o(vc_data[0 +: 256]), .req_tag_o(),
-    .req_last_o(vc_last[0]), .rsp_valid_i(1'b0), .rsp_ready_o(), .rsp_tag_i('0), .rsp_data_i(1'b0));
+    .rsp_valid_o(va_rsp_valid[0*2 +: 2]), .rsp_ready_i(2'b00), .rsp_tag_o(va_rsp_tag[0]),
+    .rsp_data_o(va_rsp_data[0]), .req_valid_o(vc_valid[0]), .req_ready_i(vc_ready[0]),
+    .req_data_o(vc_data[0 +: 256]), .req_tag_o(va_tag[0*2 +: 2]),
+    .req_last_o(vc_last[0]), .rsp_valid_i(1'b0), .rsp_ready_o(va_rsp_ready[0]), .rsp_tag_i('0), .rsp_data_i(1'b0));
   cmn_dma_arb #(.N(2), .ReqW(256), .MTagW(1), .RspW(1)) u_vc1 (
     .clk_i, .rst_ni,
     .req_valid_i(p1_valid), .req_ready_o(p1_ready), .req_data_i(p1_data), .req_tag_i(2'b00), .req_last_i(p1_last),
-    .rsp_valid_o(), .rsp_ready_i(2'b00), .rsp_tag_o(), .rsp_data_o(),
-    .req_valid_o(vc_valid[1]), .req_ready_i(vc_ready[1]), .req_data_o(vc_data[256 +: 256]), .req_tag_o(),
-    .req_last_o(vc_last[1]), .rsp_valid_i(1'b0), .rsp_ready_o(), .rsp_tag_i('0), .rsp_data_i(1'b0));
+    .rsp_valid_o(va_rsp_valid[1*2 +: 2]), .rsp_ready_i(2'b00), .rsp_tag_o(va_rsp_tag[1]),
+    .rsp_data_o(va_rsp_data[1]), .req_valid_o(vc_valid[1]), .req_ready_i(vc_ready[1]),
+    .req_data_o(vc_data[256 +: 256]), .req_tag_o(va_tag[1*2 +: 2]),
+    .req_last_o(vc_last[1]), .rsp_valid_i(1'b0), .rsp_ready_o(va_rsp_ready[1]), .rsp_tag_i('0), .rsp_data_i(1'b0));
 
   nic_link_tx #(.Vcs(2), .PktFlits(5), .Credits(LinkPkts)) u_ltx (
     .clk_i, .rst_ni, .in_valid_i(vc_valid), .in_ready_o(vc_ready), .in_data_i(vc_data), .in_last_i(vc_last),
@@ -435,7 +443,8 @@ module nic_top #(
   end
 
   logic unused;
-  assign unused = ^{r0_vp, r1_vp, rm_rsp_tag, mpq_tail1, mpq_irq1, x_done_valid, x_done, rx_err1_valid};
+  assign unused = ^{wa_rsp_valid, wa_rsp_tag, wa_rsp_data, wa_rsp_ready, wa_tag, rd_req_last_unused,
+                    va_rsp_valid, va_tag, va_rsp_tag, va_rsp_data, va_rsp_ready, r0_vp, r1_vp, rm_rsp_tag, mpq_tail1, mpq_irq1, x_done_valid, x_done, rx_err1_valid};
 
 `ifndef SYNTHESIS
   cmn_sim_cycle u_cycle (.clk_i);
