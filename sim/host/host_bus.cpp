@@ -2,6 +2,7 @@
 #include "sim/host/host_bus.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -15,7 +16,8 @@ HostBus::HostBus(Scheduler& sched, BusConfig cfg)
       // the buffer plus the requests the link pipeline holds during the latency; when the
       // device stops accepting, the link backs up and the buffer fills
       queue_((cfg.buffer_entries ? cfg.buffer_entries : 1) +
-             std::max(cfg.write_latency, cfg.read_latency) / std::max<uint64_t>(cfg.spacing, 1) + 2) {
+             std::max(cfg.write_latency, cfg.read_latency) /
+                 std::max<uint64_t>(std::min(cfg.spacing, cfg.wc_burst_cycles), 1) + 2) {
   if (cfg_.buffer_entries == 0) cfg_.buffer_entries = 1;
 }
 
@@ -45,9 +47,9 @@ bool HostBus::enqueue(const Req& r) {
   if (waiting) space_waiters_.pop_front();  // it was us
   Req q = r;
   q.issued = sched_.now();
-  q.depart = std::max(q.issued, queue_.empty() && !have_depart_ ? q.issued : last_depart_ + cfg_.spacing);
+  q.depart = have_depart_ ? std::max(q.issued, link_free_) : q.issued;
   q.ready_at = q.depart + (r.write ? cfg_.write_latency : cfg_.read_latency);
-  last_depart_ = q.depart;
+  link_free_ = q.depart + gap(q);
   have_depart_ = true;
   queue_.push(q);
   stats_.max_queued = std::max(stats_.max_queued, buffered(sched_.now()));
@@ -58,7 +60,20 @@ void HostBus::write64(uint32_t addr, uint64_t value) {
   Req r;
   r.write = true;
   r.addr = addr;
-  r.data = value;
+  r.data[0] = value;
+  enqueue(r);
+}
+
+void HostBus::write_burst(uint32_t addr, const uint64_t* words, unsigned n) {
+  if (n == 0 || n > kBurstWords || addr % 8 != 0 || addr / 64 != (addr + 8 * (n - 1)) / 64)
+    throw std::invalid_argument(fmt::format("HostBus::write_burst: {} word(s) at 0x{:x} are not 1..8 aligned words of "
+                                            "one 64-byte line", n, addr));
+  Req r;
+  r.write = true;
+  r.burst = true;
+  r.addr = addr;
+  r.count = n;
+  std::copy_n(words, n, r.data.begin());
   enqueue(r);
 }
 
@@ -82,12 +97,12 @@ void HostBus::drive(MmioPort& port, uint64_t now) {
   if (queue_.empty()) return;
   const Req& h = queue_.front();
   if (now < h.ready_at) return;
-  if (have_last_ && now < last_accept_ + cfg_.spacing) return;
+  if (h.done == 0 && have_last_ && now < next_present_) return;  // a burst's later words follow back to back
   if (!h.write && read_outstanding_) return;
   port.req_valid = true;
   port.req_write = h.write;
-  port.req_addr = h.addr;
-  port.req_wdata = h.data;
+  port.req_addr = h.addr + 8 * h.done;
+  port.req_wdata = h.data[h.done];
 }
 
 void HostBus::sample(const MmioPort& port, uint64_t now) {
@@ -105,12 +120,20 @@ void HostBus::sample(const MmioPort& port, uint64_t now) {
     ++stats_.not_ready_cycles;
     return;
   }
-  const Req h = queue_.front();
+  Req& head = queue_.front();
+  if (head.done == 0) {
+    have_last_ = true;
+    next_present_ = now + gap(head);
+  }
+  if (++head.done < head.count) {
+    ++stats_.writes;
+    return;
+  }
+  const Req h = head;
   queue_.pop();
-  have_last_ = true;
-  last_accept_ = now;
   if (h.write) {
     ++stats_.writes;
+    if (h.burst) ++stats_.wc_bursts;
   } else {
     ++stats_.reads;
     read_outstanding_ = true;

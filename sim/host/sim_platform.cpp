@@ -2,6 +2,7 @@
 // threads, and the locator that finds the node of the running simulated thread.
 #include "sim/host/sim_platform.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -108,6 +109,21 @@ void SimDeviceIo::mmio_write64(uint64_t offset, uint64_t value) {
   node_.sched_.note("mmio_write64", offset);
   bus_.write64(static_cast<uint32_t>(offset), value);
   node_.sched_.sleep(node_.costs_.mmio_write);
+}
+
+void SimDeviceIo::mmio_write_wc(uint64_t offset, const uint64_t* words, size_t n) {
+  node_.require_thread("mmio_write_wc");
+  if (offset % 8 != 0)
+    throw std::invalid_argument(fmt::format("mmio_write_wc: offset 0x{:x} is not 8-byte aligned", offset));
+  node_.sched_.note("mmio_write_wc", offset);
+  for (size_t i = 0; i < n;) {  // one burst per 64-byte line (the WC buffer), in order
+    const uint64_t addr = offset + 8 * i;
+    const size_t k = std::min<size_t>(n - i, HostBus::kBurstWords - (addr % 64) / 8);
+    bus_.write_burst(static_cast<uint32_t>(addr), words + i, static_cast<unsigned>(k));
+    if (node_.sched_.stopping()) return;
+    i += k;
+  }
+  node_.sched_.sleep(node_.costs_.mmio_write * n);
 }
 
 uint64_t SimDeviceIo::mmio_read64(uint64_t offset) {

@@ -4,6 +4,8 @@
 //
 // Every call made from a simulated thread costs simulated time (CpuCosts) and yields:
 //   mmio_write64: enqueue (blocks while the bus buffer is full), then mmio_write cycles;
+//   mmio_write_wc: one bus burst per 64-byte line touched (HostBus::write_burst; each blocks
+//                 while the buffer is full), then mmio_write cycles per word; the flush is free;
 //   mmio_read64 : blocks for the bus round trip;
 //   mem_*       : mem_access cycles per 64-byte line touched; stores apply at the call,
 //                 loads read memory when the cost has elapsed;
@@ -41,6 +43,7 @@ class SimDeviceIo final : public Platform::Device {
   SimDeviceIo(SimPlatform& node, DeviceId id, HostBus& bus) : node_(node), id_(id), bus_(bus) {}
   DeviceId id() const override { return id_; }
   void mmio_write64(uint64_t offset, uint64_t value) override;
+  void mmio_write_wc(uint64_t offset, const uint64_t* words, size_t n) override;
   uint64_t mmio_read64(uint64_t offset) override;
   void set_irq_handler(std::function<void()> handler) override;
   Platform& platform() override;

@@ -1,6 +1,7 @@
 // node.cpp: a node's devices, host models and threads, and its phases of the step loop.
 #include "sim/system/node.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -23,10 +24,15 @@ Node::Node(NodeConfig cfg, std::vector<std::unique_ptr<Device>> devices)
       sched_(SchedConfig{cfg_.num_pe, cfg_.num_threads, cfg_.stack_bytes}),
       platform_(sched_, mem_, cfg_.cpu, cfg_.clock_mhz) {
   for (auto& d : devices_) {
-    buses_.push_back(std::make_unique<HostBus>(sched_, cfg_.bus));
+    const auto own = cfg_.device_bus.find(d->id());
+    buses_.push_back(std::make_unique<HostBus>(sched_, own == cfg_.device_bus.end() ? cfg_.bus : own->second));
     platform_.add_device(d->id(), *buses_.back());  // throws on a repeated id
     dma_.push_back(&d->host().dma);
+    pcie_.push_back(d->host().uses_pcie ? std::make_unique<PcieDma>(mem_, cfg_.pcie) : nullptr);
   }
+  for (const auto& [id, bus] : cfg_.device_bus)
+    if (!platform_.has_device(id))
+      throw std::invalid_argument(fmt::format("Node: device_bus names device {:#x}, which the node does not have", id));
   // Synchronous reset with idle host ports.
   for (auto& d : devices_) d->set_reset(true);
   for (unsigned i = 0; i < cfg_.reset_cycles; ++i) {
@@ -36,7 +42,9 @@ Node::Node(NodeConfig cfg, std::vector<std::unique_ptr<Device>> devices)
   }
   for (auto& d : devices_) {
     d->set_reset(false);
+    const bool pcie = d->host().uses_pcie;
     d->host() = HostPorts{};
+    d->host().uses_pcie = pcie;
   }
 }
 
@@ -48,6 +56,8 @@ Scheduler::ThreadId Node::spawn(unsigned pe, unsigned thread, std::function<void
 
 void Node::drive() {
   mem_.drive(dma_, now_);
+  for (size_t i = 0; i < devices_.size(); ++i)
+    if (pcie_[i]) pcie_[i]->drive(devices_[i]->host().pcie, now_);
   sched_.run_cycle(now_);
   for (size_t i = 0; i < devices_.size(); ++i) buses_[i]->drive(devices_[i]->host().mmio, now_);
 }
@@ -59,6 +69,8 @@ void Node::eval() {
 void Node::sample() {
   for (size_t i = 0; i < devices_.size(); ++i) buses_[i]->sample(devices_[i]->host().mmio, now_);
   mem_.sample(dma_, now_);
+  for (size_t i = 0; i < devices_.size(); ++i)
+    if (pcie_[i]) pcie_[i]->sample(devices_[i]->host().pcie, now_);
   for (size_t i = 0; i < devices_.size(); ++i) platform_.io(i).irq_line(devices_[i]->host().irq, now_);
 }
 
@@ -75,6 +87,8 @@ uint64_t Node::progress() const {
   uint64_t p = mem_.stats().requests() + sched_.finished_threads() + platform_.irq_calls() + user_progress_;
   for (auto& b : buses_) p += b->stats().requests();
   for (auto& d : devices_) p += d->progress();
+  for (auto& x : pcie_)
+    if (x) p += x->stats().requests() + x->stats().read_frames;
   return p;
 }
 
@@ -85,6 +99,7 @@ std::string Node::describe() const {
     const HostBus& b = *buses_[i];
     s += fmt::format("  {}: bus {} queued, {} writes, {} reads; irq line {}\n", devices_[i]->name(), b.queued(),
                      b.stats().writes, b.stats().reads, devices_[i]->host().irq ? "high" : "low");
+    if (pcie_[i]) s += "    " + pcie_[i]->describe() + "\n";
     const std::string more = devices_[i]->describe();
     if (!more.empty()) s += more + "\n";
   }
@@ -103,7 +118,10 @@ NodeStats Node::stats() const {
     st.bus.full_stalls += x.full_stalls;
     st.bus.not_ready_cycles += x.not_ready_cycles;
     st.bus.max_queued = std::max(st.bus.max_queued, x.max_queued);
+    st.bus.wc_bursts += x.wc_bursts;
   }
+  for (auto& p : pcie_)
+    if (p) st.pcie.add(p->stats());
   return st;
 }
 

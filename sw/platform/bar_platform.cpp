@@ -13,6 +13,10 @@
 #include <stdexcept>
 #include <system_error>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
 namespace hpcnet {
 namespace {
 BarPlatform* g_node = nullptr;
@@ -27,15 +31,32 @@ class BarPlatform::BarDevice final : public Platform::Device {
     ::close(fd);
     if (p == MAP_FAILED) throw std::system_error(errno, std::generic_category(), "mmap " + c.bar_path);
     regs_ = static_cast<volatile uint64_t*>(p);
+    wc_ = regs_;
+    if (!c.wc_path.empty()) {  // the kernel maps resourceN_wc write-combining
+      const int wfd = ::open(c.wc_path.c_str(), O_RDWR);
+      if (wfd < 0) throw std::system_error(errno, std::generic_category(), "open " + c.wc_path);
+      void* w = ::mmap(nullptr, c.bar_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, wfd, 0);
+      ::close(wfd);
+      if (w == MAP_FAILED) throw std::system_error(errno, std::generic_category(), "mmap " + c.wc_path);
+      wc_ = static_cast<volatile uint64_t*>(w);
+    }
   }
   ~BarDevice() override {
     stop_ = true;
     if (irq_thread_.joinable()) irq_thread_.join();
+    if (wc_ != regs_) ::munmap(const_cast<uint64_t*>(wc_), cfg_.bar_bytes);
     ::munmap(const_cast<uint64_t*>(regs_), cfg_.bar_bytes);
   }
   DeviceId id() const override { return cfg_.id; }
   void mmio_write64(uint64_t offset, uint64_t value) override { regs_[offset / 8] = value; }
   uint64_t mmio_read64(uint64_t offset) override { return regs_[offset / 8]; }
+  void mmio_write_wc(uint64_t offset, const uint64_t* words, size_t n) override {
+    // Stores into the WC mapping (the CPU combines each 64-byte line in its WC buffer), then a
+    // store fence, which drains the WC buffers before any later store or MMIO access.
+    volatile uint64_t* dst = wc_ + offset / 8;
+    for (size_t i = 0; i < n; ++i) dst[i] = words[i];
+    store_fence();
+  }
   void set_irq_handler(std::function<void()> handler) override {
     handler_ = std::move(handler);
     if (cfg_.uio_path.empty() || irq_thread_.joinable()) return;
@@ -56,7 +77,16 @@ class BarPlatform::BarDevice final : public Platform::Device {
  private:
   BarPlatform& node_;
   BarDeviceConfig cfg_;
+  static void store_fence() {
+#if defined(__x86_64__) || defined(__i386__)
+    _mm_sfence();
+#else
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+#endif
+  }
+
   volatile uint64_t* regs_ = nullptr;
+  volatile uint64_t* wc_ = nullptr;  // regs_ when there is no WC mapping
   std::function<void()> handler_;
   std::thread irq_thread_;
   std::atomic<bool> stop_{false};

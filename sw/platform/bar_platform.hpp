@@ -1,6 +1,7 @@
 // hpcnet/sw/platform/bar_platform.hpp: hpcnet::Platform on a real Linux machine, over the PCI
 // BARs of the node's devices (sysfs resource files mapped with mmap), interrupts from UIO
-// (/dev/uioN), DMA-able memory from one pinned, physically contiguous region the caller provides
+// (/dev/uioN), write-combined stores through a second, WC mapping of the BAR (sysfs
+// resourceN_wc, mapped with the PAT's write-combining type), DMA-able memory from one pinned, physically contiguous region the caller provides
 // (e.g. a hugepage or a reserved-memory carve-out with its physical base).
 //
 // Nothing in the simulator uses it: the build compiles and links the SSM driver and libssm
@@ -24,6 +25,8 @@ struct BarDeviceConfig {
   std::string bar_path;   // e.g. /sys/bus/pci/devices/0000:03:00.0/resource0
   size_t bar_bytes = 0;
   std::string uio_path;   // e.g. /dev/uio0; empty: no interrupt
+  std::string wc_path{};  // the same BAR mapped write-combining, e.g. .../resource0_wc (a prefetchable
+                          // BAR); empty: mmio_write_wc stores through the uncached mapping
 };
 
 struct BarPlatformConfig {

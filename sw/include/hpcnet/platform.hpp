@@ -47,6 +47,13 @@ class Platform {
     // Register window (offsets are byte offsets into the window, 8-byte aligned).
     virtual void mmio_write64(uint64_t offset, uint64_t value) = 0;  // posted, uncached
     virtual uint64_t mmio_read64(uint64_t offset) = 0;  // blocks for the response; ordered after earlier writes
+    // n consecutive 64-bit words from offset through the window's write-combining mapping, then
+    // flushed (a store fence): the device sees each 64-byte line as one burst, in order, before any
+    // later MMIO write or read. The default writes them one by one with mmio_write64 (a platform
+    // without write combining behaves the same, only slower).
+    virtual void mmio_write_wc(uint64_t offset, const uint64_t* words, size_t n) {
+      for (size_t i = 0; i < n; ++i) mmio_write64(offset + 8 * i, words[i]);
+    }
     // The handler runs in a service context (not on a driver thread) while this device's level
     // interrupt line is high; it may use every other call of this interface and of the node's.
     virtual void set_irq_handler(std::function<void()> handler) = 0;
