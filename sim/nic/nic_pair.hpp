@@ -8,6 +8,7 @@
 //   pair.run();   // until every spawned thread of both nodes returned
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -57,9 +58,9 @@ class NicPair {
  private:
   NicPairConfig cfg_;
   Cluster cluster_;
-  NicDevice* nics_[2] = {nullptr, nullptr};
+  std::array<NicDevice*, 2> nics_{};
   NicBackToBack* link_ = nullptr;
-  std::unique_ptr<nic::Driver> drivers_[2];
+  std::array<std::unique_ptr<nic::Driver>, 2> drivers_;
 };
 
 }  // namespace hpcnet::sim
