@@ -1,3 +1,4 @@
 // Source list of the NIC (rtl/nic, top nic_top). docs/common.md#source-lists.
 -f rtl/common/sources.f
 rtl/nic/nic_formats_pkg.sv
+rtl/nic/nic_att.sv
