@@ -9,4 +9,5 @@ rtl/nic/nic_rx.sv
 rtl/nic/nic_cmpl.sv
 rtl/nic/nic_exec.sv
 rtl/nic/nic_ackgen.sv
+rtl/nic/nic_att.sv
 rtl/nic/nic_top.sv
