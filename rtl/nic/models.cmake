@@ -17,3 +17,8 @@ hpcnet_model(PREFIX Vnic_att_c1 TOP nic_att SOURCES ${NIC_RTL}
              ARGS -GClients=1 -GNumKeys=40 -GAttLog2=6 -GAttLat=1 -GNumVp=8)
 hpcnet_model(PREFIX Vnic_att_c3 TOP nic_att SOURCES ${NIC_RTL}
              ARGS -GClients=3 -GNumKeys=100 -GAttLog2=10 -GAttLat=7)
+# Read engine (engines 0 and 1): the defaults, and a small FIFO with short requests where the
+# credit rule binds all the time.
+hpcnet_model(PREFIX Vnic_rdeng TOP nic_rdeng SOURCES ${NIC_RTL})
+hpcnet_model(PREFIX Vnic_rdeng_small TOP nic_rdeng SOURCES ${NIC_RTL}
+             ARGS -GFifoBytes=1024 -GReqBytes=256 -GTagW=2)
