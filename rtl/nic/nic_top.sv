@@ -66,8 +66,6 @@ module nic_top #(
   output logic         rx_cred_valid_o,
   output logic         rx_cred_vc_o
 );
-  import nic_formats_pkg::*;
-  import nic_cmpl_pkg::*;
 
   localparam int MsgW = 6;
 
@@ -186,7 +184,7 @@ module nic_top #(
   logic        free_ok, rec_we, start, cerr_valid, cerr_ready, fail_valid, fail_ready;
   logic [MsgW-1:0] free_id, fail_id;
   logic [4:0]  start_vp;
-  logic [RecW-1:0] rec;
+  logic [nic_cmpl_pkg::RecW-1:0] rec;
   logic [7:0]  cerr_status, fail_status;
   logic [31:0] cerr_info;
   // engine 0
@@ -248,15 +246,15 @@ module nic_top #(
   logic        j1_valid, j1_ready, r1_valid, r1_ready, rq_room;
   logic [255:0] rq_head;
   /* verilator lint_off UNUSEDSIGNAL */  // the fields of a read request engine 1 needs
-  pkt_head_t   rqh;
+  nic_formats_pkg::pkt_head_t   rqh;
   /* verilator lint_on UNUSEDSIGNAL */
-  pkt_head_t   h1;
+  nic_formats_pkg::pkt_head_t   h1;
   logic [7:0]  r1_status, r1_msg_id;
   logic [4:0]  r1_vp;
-  assign rqh = pkt_head_t'(rq_head);
+  assign rqh = (rq_head);
   always_comb begin
     h1 = '0;
-    h1.ptype    = NIC_PKT_TYPE_READ_DATA;
+    h1.ptype    = nic_formats_pkg::NIC_PKT_TYPE_READ_DATA;
     h1.src_node = node_id;
     h1.dst_node = rqh.src_node;
     h1.src_vp   = rqh.dst_vp;
@@ -428,8 +426,8 @@ module nic_top #(
   always_comb begin
     vp_status = '0;
     for (int v = 0; v < NumVp; v++) begin
-      vp_status[v*64 + NIC_VP_STATUS_OUTSTANDING_LSB +: 8] = outstanding[v*8 +: 8];
-      vp_status[v*64 + NIC_VP_STATUS_DQ_WORDS_LSB +: 10]   = 10'(dq_words[v*CntW +: CntW]);
+      vp_status[v*64 + nic_formats_pkg::NIC_VP_STATUS_OUTSTANDING_LSB +: 8] = outstanding[v*8 +: 8];
+      vp_status[v*64 + nic_formats_pkg::NIC_VP_STATUS_DQ_WORDS_LSB +: 10]   = 10'(dq_words[v*CntW +: CntW]);
     end
   end
   always_ff @(posedge clk_i) begin
