@@ -19,8 +19,9 @@
 //                DqWords - words). A word read out of the SRAM for a descriptor is free from the
 //                next cycle (word 0 when the descriptor is chosen, then one word a cycle).
 //                head_ok_o[v]: VP v is enabled and its head descriptor is complete (or bad) and
-//                not being read out; head_ctrl_o[v*64 +: 64] is its word 0 (valid with head_ok_o).
-//                Registers only (no path from this cycle's inputs).
+//                not being read out (while one of v's descriptors is offered, head_ok_o[v] may
+//                already show the next one); head_ctrl_o[v*64 +: 64] is its word 0 (valid with
+//                head_ok_o). From registers, and vp_en_i for head_ok_o.
 //   Descriptors: desc_valid_o/desc_ready_i, one descriptor: desc_vp_o, desc_nwords_o (words taken:
 //                NWORDS, or 1 with desc_bad_o), desc_words_o (word i at [i*64 +: 64], words >=
 //                desc_nwords_o are 0). Registered; holds until taken. The read-out engine chooses
