@@ -70,7 +70,11 @@ module nic_dq #(
   output logic [4:0]            desc_vp_o,
   output logic [4:0]            desc_nwords_o,   // words taken (1 for a bad descriptor)
   output logic [MaxWords*64-1:0] desc_words_o,   // word i at [i*64 +: 64]; words >= nwords are 0
-  output logic                  desc_bad_o
+  output logic                  desc_bad_o,
+  // the VP whose descriptor is being read out or offered (words already counted free, not yet
+  // taken): STATUS counts it as outstanding, so software never sees an empty DQ and nothing
+  // outstanding while a descriptor is in between
+  output logic [NumVp-1:0]      active_o
 );
   localparam int PtrW  = (DqWords > 1) ? $clog2(DqWords) : 1;
   localparam int VpW   = (NumVp > 1) ? $clog2(NumVp) : 1;
@@ -303,6 +307,10 @@ module nic_dq #(
   end
 
   assign desc_valid_o  = busy_q && st_q == StOut;
+  always_comb begin
+    active_o = '0;
+    if (busy_q) active_o[cur_q] = 1'b1;
+  end
   assign desc_vp_o     = 5'(cur_q);
   assign desc_nwords_o = 5'(n_q);
   assign desc_bad_o    = bad_q;

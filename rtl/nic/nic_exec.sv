@@ -29,10 +29,12 @@ module nic_exec #(
   input  logic [NumVp*32-1:0]    cq_tail_i,
   input  logic [NumVp*8-1:0]     outstanding_i,   // from the completion unit
   // DQs
-  /* verilator lint_off UNUSEDSIGNAL */  // nic_dq applies head_ok; the words carry NWORDS
   input  logic [NumVp-1:0]       head_ok_i,
+  /* verilator lint_off UNUSEDSIGNAL */  // the words carry NWORDS
   input  logic [NumVp*64-1:0]    head_ctrl_i,
   output logic [NumVp-1:0]       vp_ok_o,
+  output logic [NumVp-1:0]       cq_stall_o,      // the VP's head descriptor waits for CQ room
+  output logic [NumVp-1:0]       blocked_o,       // its BLOCK head descriptor waits for completions
   input  logic                   desc_valid_i,
   output logic                   desc_ready_o,
   input  logic [4:0]             desc_vp_i,
@@ -154,6 +156,8 @@ module nic_exec #(
       hc   = (head_ctrl_i[v*64 +: 64]);
       size = 32'd1 << cq_log2_i[v*5 +: 5];
       used = cq_tail_i[v*32 +: 32] - cq_head_i[v*32 +: 32] + 32'(outstanding_i[v*8 +: 8]);
+      cq_stall_o[v] = head_ok_i[v] && cq_log2_i[v*5 +: 5] != '0 && used >= size;
+      blocked_o[v]  = head_ok_i[v] && hc.block && outstanding_i[v*8 +: 8] != '0;
       vp_ok_o[v] = vp_en_i[v] && 32'(outstanding_i[v*8 +: 8]) < MaxOut && free_ok_i
                    && (cq_log2_i[v*5 +: 5] == '0 || used < size)
                    && (!hc.block || outstanding_i[v*8 +: 8] == '0)
