@@ -23,6 +23,7 @@ struct rdma_ep {
   uint64_t dq_free = 0;     // the DQ's free words as last read, minus words written since
   unsigned pio_pos = 0;     // next word of the DQ window
   uint64_t hdq_tail = 0;    // host DQ words written (free-running)
+  uint64_t hdq_head = 0;    // the fetcher's count as last read (HDQ_HEAD)
   uint64_t cq_head = 0, mpq_head = 0;
   bool fence = false;       // the next descriptor blocks
   bool dma_posted = false;  // host-DQ words posted since the fetcher was last seen caught up
@@ -89,13 +90,18 @@ int post(rdma_ep* ep, f::DescCtrl c, std::vector<uint64_t> words, const rdma_opt
   if (mode == RDMA_SUBMIT_DMA) {
     if (!ep->vp->hdq) return RDMA_EINVAL;
     const uint64_t size = 1ull << ep->vp->cfg.hdq_log2;
-    for (;;) {  // keep one word free: a full ring and an empty one read the same
-      const uint64_t head = d.vp_reg(v, f::VP_HDQ_HEAD_OFFSET);
-      if (((ep->hdq_tail - head) & (size - 1)) + n < size) break;
-      d.platform().relax();
+    // room: the fetcher's count as last read; the register (an uncached read, a PCIe round
+    // trip) is read again only when the ring looks full. One word stays free: a full ring and an
+    // empty one read the same.
+    while (((ep->hdq_tail - ep->hdq_head) & (size - 1)) + n >= size) {
+      ep->hdq_head = d.vp_reg(v, f::VP_HDQ_HEAD_OFFSET);
+      if (((ep->hdq_tail - ep->hdq_head) & (size - 1)) + n >= size) d.platform().relax();
     }
-    for (unsigned i = 0; i < n; ++i)
-      d.platform().mem_write64(ep->vp->hdq.phys + 8 * ((ep->hdq_tail + i) & (size - 1)), words[i]);
+    // the descriptor's words in one store sequence (two where the ring wraps)
+    const uint64_t at = ep->hdq_tail & (size - 1);
+    const uint64_t first = std::min<uint64_t>(n, size - at);
+    d.platform().mem_write(ep->vp->hdq.phys + 8 * at, words.data(), 8 * first);
+    if (first < n) d.platform().mem_write(ep->vp->hdq.phys, words.data() + first, 8 * (n - first));
     ep->hdq_tail += n;
     ep->dma_posted = true;
     d.platform().fence();
@@ -164,6 +170,7 @@ int rdma_open(rdma_ep** out) {
   ep->cq_head = ep->drv->vp_reg(v, f::VP_CQ_HEAD_OFFSET);
   ep->mpq_head = ep->drv->vp_reg(v, f::VP_MPQ_HEAD_OFFSET);
   ep->hdq_tail = ep->drv->vp_reg(v, f::VP_HDQ_HEAD_OFFSET);  // the fetcher's count of this VP goes on
+  ep->hdq_head = ep->hdq_tail;
   *out = ep.release();
   return 0;
 }
