@@ -9,3 +9,16 @@ hpcnet_model(PREFIX Vnic_link_tx_c8 TOP nic_link_tx SOURCES ${NIC_RTL} ARGS -GCr
 hpcnet_model(PREFIX Vnic_link_rx_b8 TOP nic_link_rx SOURCES ${NIC_RTL} ARGS -GBufPkts=8)
 hpcnet_model(PREFIX Vnic_link_tx_v3 TOP nic_link_tx SOURCES ${NIC_RTL} ARGS -GVcs=3 -GPktFlits=2 -GCredits=2)
 hpcnet_model(PREFIX Vnic_link_rx_v3 TOP nic_link_rx SOURCES ${NIC_RTL} ARGS -GVcs=3 -GPktFlits=2 -GBufPkts=2)
+# nic_att (tb/nic/test_nic_att.cpp): the NIC's configuration (4 clients, 1024 keys, 2^16 ATT entries,
+# AttLat 24); one client with 40 keys (not a power of two), a 64-entry ATT and AttLat 1 (the
+# ATT-index range check, no data pipe); 3 clients (the client index does not fill its bits).
+hpcnet_model(PREFIX Vnic_att TOP nic_att SOURCES ${NIC_RTL})
+hpcnet_model(PREFIX Vnic_att_c1 TOP nic_att SOURCES ${NIC_RTL}
+             ARGS -GClients=1 -GNumKeys=40 -GAttLog2=6 -GAttLat=1 -GNumVp=8)
+hpcnet_model(PREFIX Vnic_att_c3 TOP nic_att SOURCES ${NIC_RTL}
+             ARGS -GClients=3 -GNumKeys=100 -GAttLog2=10 -GAttLat=7)
+# Read engine (engines 0 and 1): the defaults, and a small FIFO with short requests where the
+# credit rule binds all the time.
+hpcnet_model(PREFIX Vnic_rdeng TOP nic_rdeng SOURCES ${NIC_RTL})
+hpcnet_model(PREFIX Vnic_rdeng_small TOP nic_rdeng SOURCES ${NIC_RTL}
+             ARGS -GFifoBytes=1024 -GReqBytes=256 -GTagW=2)

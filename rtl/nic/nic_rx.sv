@@ -97,6 +97,9 @@ module nic_rx #(
   logic       m_ok_q;
   logic [7:0] m_status_q;
   logic [47:0] m_end_q;        // first byte after the message
+  logic [15:0] m_key_q;        // its key and VP (an ACK between its packets replaces h_q)
+  logic [4:0]  m_vp_q;
+  logic        m_phys_q;
   // translations: the page in use and the next one (asked for ahead)
   logic        c_ok_q, n_ok_q, n_pend_q;
   logic [35:0] c_vpn_q, c_ppn_q, n_vpn_q, n_ppn_q;
@@ -213,7 +216,7 @@ module nic_rx #(
     xl_req_phys_o    = h_q.phys;
     xl_req_phys_ok_o = vp_phys_ok_i[h_q.dst_vp];
     pf_vpn           = c_vpn_q + 36'd1;
-    want_pf          = c_ok_q && !n_ok_q && !n_pend_q && !h_q.phys && m_ok_q
+    want_pf          = c_ok_q && !n_ok_q && !n_pend_q && !m_phys_q && m_ok_q
                        && {pf_vpn, 12'd0} < m_end_q && (state_q == SData || state_q == SHead);
     unique case (state_q)
       SCheck: begin xl_req_valid_o = !n_pend_q; xl_req_len_o = h_q.msg_len; end
@@ -221,7 +224,8 @@ module nic_rx #(
       SEvXl:  begin xl_req_valid_o = !n_pend_q; xl_req_len_o = 32'd16; end
       default: begin
         xl_req_valid_o = want_pf;
-        xl_req_addr_o  = {h_q.addr.key, pf_vpn, 12'd0};
+        xl_req_vp_o    = m_vp_q;
+        xl_req_addr_o  = {m_key_q, pf_vpn, 12'd0};
         xl_req_len_o   = 32'(((m_end_q - {pf_vpn, 12'd0}) > 48'd4096) ? 48'd4096 : (m_end_q - {pf_vpn, 12'd0}));
       end
     endcase
@@ -251,7 +255,7 @@ module nic_rx #(
       c_ok_q <= 1'b0; n_ok_q <= 1'b0; n_pend_q <= 1'b0; c_vpn_q <= '0; c_ppn_q <= '0;
       n_vpn_q <= '0; n_ppn_q <= '0; ans_q <= 1'b0; ans_status_q <= '0; mp_word_q <= '0;
       mpq_tail_o <= '0; mpq_irq_o <= '0; rx_err_valid_o <= 1'b0; rx_err_o <= '0;
-      n_gen_q <= 1'b0; m_gen_q <= 1'b0;
+      n_gen_q <= 1'b0; m_gen_q <= 1'b0; m_key_q <= '0; m_vp_q <= '0; m_phys_q <= 1'b0;
     end else begin
       mpq_irq_o      <= '0;
       rx_err_valid_o <= 1'b0;
@@ -282,6 +286,9 @@ module nic_rx #(
               NIC_PKT_TYPE_WRITE, NIC_PKT_TYPE_READ_DATA: begin
                 if (h.first) begin
                   m_gen_q <= !m_gen_q;
+                  m_key_q <= h.addr.key;
+                  m_vp_q  <= h.dst_vp;
+                  m_phys_q <= h.phys;
                   m_end_q <= h.addr.addr + 48'(h.msg_len);
                   c_ok_q  <= 1'b0;
                   n_ok_q  <= 1'b0;

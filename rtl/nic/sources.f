@@ -9,4 +9,8 @@ rtl/nic/nic_rx.sv
 rtl/nic/nic_cmpl.sv
 rtl/nic/nic_exec.sv
 rtl/nic/nic_ackgen.sv
+rtl/nic/nic_att.sv
+rtl/nic/nic_rdfifo.sv
+rtl/nic/nic_pktz.sv
+rtl/nic/nic_rdeng.sv
 rtl/nic/nic_top.sv
