@@ -22,3 +22,5 @@ hpcnet_model(PREFIX Vnic_att_c3 TOP nic_att SOURCES ${NIC_RTL}
 hpcnet_model(PREFIX Vnic_rdeng TOP nic_rdeng SOURCES ${NIC_RTL})
 hpcnet_model(PREFIX Vnic_rdeng_small TOP nic_rdeng SOURCES ${NIC_RTL}
              ARGS -GFifoBytes=1024 -GReqBytes=256 -GTagW=2)
+# The NIC (sim/nic: the device of the two-node system) with the defaults of docs/nic.md.
+hpcnet_model(PREFIX Vnic_top TOP nic_top SOURCES ${NIC_RTL})

@@ -125,8 +125,10 @@ module nic_exec #(
     lev_at = (c.type_ == NIC_DESC_TYPE_IMM_WRITE) ? 5'd2 : (c.type_ == NIC_DESC_TYPE_MP_SEND) ? 5'd1 : 5'd4;
     rev_at = lev_at + (c.lev ? 5'd3 : 5'd0);
     dat_at = rev_at + (c.rev ? 5'd3 : 5'd0);
-    need   = (c.type_ == NIC_DESC_TYPE_IMM_WRITE || c.type_ == NIC_DESC_TYPE_MP_SEND)
-             ? dat_at + 5'((32'(c.short_len) + 7) / 8) : dat_at;
+    // data words: ceil(len / 8); a mini-packet has at least one (a descriptor is 2 words or more)
+    need   = (c.type_ == NIC_DESC_TYPE_IMM_WRITE) ? dat_at + 5'((32'(c.short_len) + 7) / 8)
+           : (c.type_ == NIC_DESC_TYPE_MP_SEND) ? dat_at + ((c.short_len == 0) ? 5'd1 : 5'((32'(c.short_len) + 7) / 8))
+           : dat_at;
     levw   = w_q[32'(lev_at)*64 +: 64];
     levd   = w_q[(32'(lev_at) + 1)*64 +: 128];
     revw   = w_q[32'(rev_at)*64 +: 64];
@@ -181,7 +183,7 @@ module nic_exec #(
 
   // ---------------------------------------------------------------- translations
   always_comb begin
-    xl_req_valid_o   = state_q == SLev || state_q == SLocal;
+    xl_req_valid_o   = (state_q == SLev || state_q == SLocal) && !xl_sent_q;  // one request per state
     xl_req_vp_o      = vp_q;
     xl_req_addr_o    = (state_q == SLev) ? levw : wl;
     xl_req_len_o     = (state_q == SLev) ? 32'd16 : rlen;

@@ -103,6 +103,7 @@ module nic_rx #(
   // translations: the page in use and the next one (asked for ahead)
   logic        c_ok_q, n_ok_q, n_pend_q;
   logic [35:0] c_vpn_q, c_ppn_q, n_vpn_q, n_ppn_q;
+  logic        out_q;          // a translation request is outstanding
   logic        n_gen_q, m_gen_q;  // the message a prefetch was asked for (a new FIRST flips m_gen)
   logic        ans_q;          // answer after the current packet's writes (ack or done)
   logic [7:0]  ans_status_q;
@@ -216,12 +217,12 @@ module nic_rx #(
     xl_req_phys_o    = h_q.phys;
     xl_req_phys_ok_o = vp_phys_ok_i[h_q.dst_vp];
     pf_vpn           = c_vpn_q + 36'd1;
-    want_pf          = c_ok_q && !n_ok_q && !n_pend_q && !m_phys_q && m_ok_q
+    want_pf          = c_ok_q && !n_ok_q && !out_q && !m_phys_q && m_ok_q
                        && {pf_vpn, 12'd0} < m_end_q && (state_q == SData || state_q == SHead);
     unique case (state_q)
-      SCheck: begin xl_req_valid_o = !n_pend_q; xl_req_len_o = h_q.msg_len; end
-      SXlate: xl_req_valid_o = !n_pend_q;
-      SEvXl:  begin xl_req_valid_o = !n_pend_q; xl_req_len_o = 32'd16; end
+      SCheck: begin xl_req_valid_o = !out_q; xl_req_len_o = h_q.msg_len; end
+      SXlate: xl_req_valid_o = !out_q;
+      SEvXl:  begin xl_req_valid_o = !out_q; xl_req_len_o = 32'd16; end
       default: begin
         xl_req_valid_o = want_pf;
         xl_req_vp_o    = m_vp_q;
@@ -255,11 +256,14 @@ module nic_rx #(
       c_ok_q <= 1'b0; n_ok_q <= 1'b0; n_pend_q <= 1'b0; c_vpn_q <= '0; c_ppn_q <= '0;
       n_vpn_q <= '0; n_ppn_q <= '0; ans_q <= 1'b0; ans_status_q <= '0; mp_word_q <= '0;
       mpq_tail_o <= '0; mpq_irq_o <= '0; rx_err_valid_o <= 1'b0; rx_err_o <= '0;
-      n_gen_q <= 1'b0; m_gen_q <= 1'b0; m_key_q <= '0; m_vp_q <= '0; m_phys_q <= 1'b0;
+      n_gen_q <= 1'b0; m_gen_q <= 1'b0; out_q <= 1'b0; m_key_q <= '0; m_vp_q <= '0; m_phys_q <= 1'b0;
     end else begin
       mpq_irq_o      <= '0;
       rx_err_valid_o <= 1'b0;
       // translation responses: a prefetched page, or the one a state waits for
+      // one translation outstanding at a time: the prefetch (n_pend_q) or a state's own
+      if (xl_req_valid_o && xl_req_ready_i) out_q <= 1'b1;
+      if (xl_rsp_valid_i) out_q <= 1'b0;
       if (xl_req_valid_o && xl_req_ready_i && want_pf && state_q != SCheck && state_q != SXlate
           && state_q != SEvXl) begin
         n_pend_q <= 1'b1;
@@ -325,7 +329,7 @@ module nic_rx #(
             end
           end
         end
-        SCheck, SXlate, SEvXl: if (xl_rsp_valid_i && !n_pend_q) begin
+        SCheck, SXlate, SEvXl: if (xl_rsp_valid_i && out_q && !n_pend_q) begin
           if (state_q == SCheck) begin
             m_ok_q <= st == NIC_STATUS_OK;
             m_status_q <= st;

@@ -13,4 +13,6 @@ rtl/nic/nic_att.sv
 rtl/nic/nic_rdfifo.sv
 rtl/nic/nic_pktz.sv
 rtl/nic/nic_rdeng.sv
+rtl/nic/nic_dq.sv
+rtl/nic/nic_hdq.sv
 rtl/nic/nic_top.sv

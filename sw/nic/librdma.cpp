@@ -224,6 +224,7 @@ int rdma_mp_send(rdma_ep* ep, unsigned node, unsigned vp, const void* data, unsi
   std::vector<uint64_t> w;
   if (c.lev) put_event(w, opts->local_event);
   put_bytes(w, data, len);
+  if (len == 0) w.push_back(0);  // a descriptor has at least 2 words: an empty payload takes one
   return post(ep, c, std::move(w), opts);
 }
 
