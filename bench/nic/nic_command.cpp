@@ -132,7 +132,7 @@ int NicCommand::run() {
   quick_default(*app, f, "--iters", o.iters, 20u);
   quick_default(*app, f, "--warmup", o.warmup, 2u);
   quick_default(*app, f, "--trips", o.trips, 3u);
-  quick_default(*app, f, "--bw-sizes", o.bw_sizes, {64, 4096, 65536});
+  quick_default(*app, f, "--bw-sizes", o.bw_sizes, {256, 4096, 65536});
   quick_default(*app, f, "--bw-bytes", o.bw_bytes, uint64_t{256} << 10);
   quick_default(*app, f, "--vp-size", o.vp_size, 4096u);
   quick_default(*app, f, "--vp-msgs", o.vp_msgs, 4u);
@@ -211,7 +211,7 @@ void add_nic_commands(Registry& reg) {
             ->check(CLI::Range(1u, 1000u));
         add_list(app, "--bw-sizes", o.bw_sizes, "bandwidth, read: message sizes, bytes")
             ->check(CLI::Range(1u, 1u << 24))
-            ->default_str("8,16,32,...,1048576 (powers of 2; --quick 64,4096,65536)");
+            ->default_str("8,16,32,...,1048576 (powers of 2; --quick 256,4096,65536)");
         app.add_option("--bw-bytes", o.bw_bytes,
                        "bandwidth, read: bytes moved per size (messages: this / size, within 8..4096; --quick 262144)")
             ->check(CLI::Range(uint64_t{1024}, uint64_t{1} << 32));

@@ -11,7 +11,7 @@ cli_expect(nic_latency_quick 0 [=[^path +size +iters +min us +median us +mean us
            --has [=[^imm +8 +20 +(0\.[5-9][0-9]{2}|[1-9]\.[0-9]{3}) ]=]
            --has [=[^imm +64 +20 +[0-9]]=] --no [=[^imm +1024 ]=]
            --has [=[^pio +8 +receiver CPU: seen by polling +[0-9]]=]
-           --has [=[note: the paper's order dma > imm > pio]=]
+           --has [=[note: the paper.s order dma > imm > pio .* with imm as its immediate path: (kept|NOT kept)]=]
            --exists ${_nic}/lat-latency.csv --exists ${_nic}/lat-breakdown.csv --exists ${_nic}/plots/latency.png
            --json ${_nic}/lat.json tables.latency --json ${_nic}/lat.json tables.latency_paper
            --json ${_nic}/lat.json tables.breakdown --json ${_nic}/lat.json config.notify
