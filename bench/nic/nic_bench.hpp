@@ -184,11 +184,16 @@ size_t latency_steps(const NicBenchOptions& o);
 size_t stream_steps(const NicBenchOptions& o);
 inline constexpr size_t kSpeedSteps = 2;
 
-// The modelled bottleneck of a stream (GB/s) and what it is.
+// The modelled bottleneck of a large aligned stream (GB/s) and what it is (nic_rig.cpp): the
+// lowest of the PCIe write TLPs' payload share at the writing node, the read completions' at the
+// read node, the reads the PCIe tags keep in flight over a read's round trip, the bytes engine 0
+// or 1 keeps in flight (its 8 KiB FIFO) over a 1 KiB request's round trip, and the link's 128
+// payload bytes of 160.
 struct Bottleneck {
-  double pcie_write_gbps, pcie_read_gbps, link_gbps;
-  double gbps;
-  std::string what;
+  double pcie_write_gbps = 0, pcie_read_gbps = 0, read_tags_gbps = 0, fifo_gbps = 0, link_gbps = 0;
+  double gbps = 0;
+  std::string what;   // the binding ones
+  std::string terms;  // every term with its value
 };
 Bottleneck bottleneck(const NicBenchOptions& o);
 

@@ -321,7 +321,7 @@ void run_latency(const NicBenchOptions& o, Report& rep, Progress& prog) {
     const Breakdown b = pp.breakdown(bsize);
     for (const auto& [stage, c] : b.stages)
       brk.add({word(p.name), num(bsize), word(stage), num(c, 1), num(c * 1000.0 / mhz, 1), num(100.0 * c / b.total, 1)});
-    brk_notes.push_back(fmt::format("{}: one way {:.0f} cycles = {:.3f} us (the median of {} trips); the ping-pong's mean half "
+    brk_notes.push_back(fmt::format("{}: one way {:.0f} cycles = {:.3f} us (the median trip of {}); the ping-pong's mean half "
                                     "round trip at {} B: {:.3f} us",
                                     p.name, b.total, us(b.total), o.trips, bsize, us(half_rt_small)));
     prog.step(fmt::format("latency {} breakdown at {} B", p.name, bsize));

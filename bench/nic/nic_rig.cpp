@@ -39,22 +39,38 @@ int submit_mode(const std::string& s) {
 
 Bottleneck bottleneck(const NicBenchOptions& o) {
   const sim::NicPairConfig c = pair_config(o);
-  const double raw = c.pcie.raw_bytes_per_cycle * c.clock_mhz / 1000.0;  // GB/s each way
+  const sim::PcieConfig& q = c.pcie;
+  const double raw = q.raw_bytes_per_cycle;  // bytes/cycle each way
+  const double to_gbps = c.clock_mhz / 1000.0;
+  constexpr double kFifoBytes = 8192, kReqBytes = 1024;  // nic_top FifoBytes, nic_rdeng ReqBytes
+  // a read TLP holds its tag from its start upstream until its last completion has crossed
+  const unsigned cpl = q.completion_bytes();
+  const double tag_cycles = double(q.read_latency) + double(q.mrrs / cpl) * double(cpl + q.tlp_overhead) / raw;
+  // a 1 KiB request's frames are outstanding from the request until they leave the FIFO
+  const double req_cycles = 1.0 + double(q.read_latency) + kReqBytes / cpl * double(cpl + q.tlp_overhead) / raw;
   Bottleneck b;
-  b.pcie_write_gbps = raw * c.pcie.write_efficiency();
-  b.pcie_read_gbps = raw * c.pcie.read_efficiency();
-  b.link_gbps = 32.0 * c.clock_mhz / 1000.0 * 128.0 / 160.0;  // 32-byte flits, 128 payload bytes of 160
-  b.gbps = std::min({b.pcie_write_gbps, b.pcie_read_gbps, b.link_gbps});
-  std::vector<std::string> binds;
-  if (b.pcie_write_gbps <= b.gbps + 1e-9)
-    binds.push_back(fmt::format("PCIe writes at the receiver (MPS {}: {}/{} of {:.1f} GB/s)", c.pcie.mps, c.pcie.mps,
-                                c.pcie.mps + c.pcie.tlp_overhead, raw));
-  if (b.pcie_read_gbps <= b.gbps + 1e-9)
-    binds.push_back(fmt::format("PCIe read completions at the sender ({} B completions: {}/{} of {:.1f} GB/s)",
-                                c.pcie.completion_bytes(), c.pcie.completion_bytes(),
-                                c.pcie.completion_bytes() + c.pcie.tlp_overhead, raw));
-  if (b.link_gbps <= b.gbps + 1e-9) binds.push_back(fmt::format("the link (128 of 160 bytes at 32 B/cycle: {:.2f} GB/s)", b.link_gbps));
-  for (size_t i = 0; i < binds.size(); ++i) b.what += (i ? " and " : "") + binds[i];
+  b.pcie_write_gbps = raw * q.write_efficiency() * to_gbps;
+  b.pcie_read_gbps = raw * q.read_efficiency() * to_gbps;
+  b.read_tags_gbps = double(q.max_read_tags) * q.mrrs / tag_cycles * to_gbps;
+  b.fifo_gbps = kFifoBytes / req_cycles * to_gbps;
+  b.link_gbps = 32.0 * 128.0 / 160.0 * to_gbps;  // 32-byte flits, 128 payload bytes of 160
+  b.gbps = std::min({b.pcie_write_gbps, b.pcie_read_gbps, b.read_tags_gbps, b.fifo_gbps, b.link_gbps});
+  const std::pair<double, std::string> terms[] = {
+      {b.pcie_write_gbps, fmt::format("PCIe writes at the writing node (MPS {}: {}/{} of {:.1f} GB/s)", q.mps, q.mps,
+                                      q.mps + q.tlp_overhead, raw * to_gbps)},
+      {b.pcie_read_gbps, fmt::format("PCIe read completions at the read node ({} B completions: {}/{} of {:.1f} GB/s)", cpl,
+                                     cpl, cpl + q.tlp_overhead, raw * to_gbps)},
+      {b.read_tags_gbps, fmt::format("PCIe read tags ({} reads of {} B in flight per {:.0f}-cycle round trip)", q.max_read_tags,
+                                     q.mrrs, tag_cycles)},
+      {b.fifo_gbps, fmt::format("the read engine's 8 KiB FIFO (per {:.0f}-cycle round trip of a 1 KiB request)", req_cycles)},
+      {b.link_gbps, "the link (128 of 160 bytes at 32 B/cycle)"},
+  };
+  const char* names[] = {"PCIe writes", "PCIe read completions", "PCIe read tags", "read engine FIFO", "link"};
+  for (size_t i = 0; i < std::size(terms); ++i) {
+    if (terms[i].first <= b.gbps + 1e-9) b.what += (b.what.empty() ? "" : " and ") + terms[i].second;
+    b.terms += fmt::format("{}{} {:.3f}", i ? ", " : "", names[i], terms[i].first);
+  }
+  b.terms += " GB/s";
   return b;
 }
 

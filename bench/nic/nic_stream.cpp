@@ -4,6 +4,7 @@
 // run. vps: the same from many VPs of node 0 at once.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <ctime>
 #include <numeric>
@@ -120,7 +121,7 @@ void run_stream(const NicBenchOptions& o, Report& rep, Progress& prog, bool read
              {"write_tlp_payload_bytes", "B per write TLP"}});
   rep.config(t);
   t.config("bottleneck_gbps", bn.gbps);
-  PlotSeries s{read ? "RDMA read" : "RDMA write", {}, read ? 1 : 0};
+  PlotSeries s{read ? "RDMA read" : "RDMA write", {}, read ? 1 : 0, read ? 2 : -1};
   double peak = 0, best_pct = 0;
   unsigned best_size = 0;
   std::vector<std::pair<unsigned, double>> curve;
@@ -137,15 +138,20 @@ void run_stream(const NicBenchOptions& o, Report& rep, Progress& prog, bool read
     prog.step(fmt::format("{} {}: {:.3f} GB/s ({:.1f}% of the bottleneck)", name, size_text(size), r.gbps, pct));
   }
   std::vector<std::string> notes;
-  notes.push_back(fmt::format("modelled bottleneck {:.3f} GB/s: {} (PCIe writes {:.3f}, PCIe read completions {:.3f}, link "
-                              "{:.3f} GB/s)",
-                              bn.gbps, bn.what, bn.pcie_write_gbps, bn.pcie_read_gbps, bn.link_gbps));
+  notes.push_back(fmt::format("modelled bottleneck {:.3f} GB/s: {} ({})", bn.gbps, bn.what, bn.terms));
   std::sort(curve.begin(), curve.end());
-  for (const auto& [size, g] : curve)
-    if (g >= peak / 2) {
+  for (size_t i = 0; i < curve.size(); ++i)
+    if (curve[i].second >= peak / 2) {
+      std::string between;
+      if (i > 0) {  // log-linear between the two sizes around it
+        const auto [s0, g0] = curve[i - 1];
+        const auto [s1, g1] = curve[i];
+        const double x = std::log2(double(s0)) + (peak / 2 - g0) / (g1 - g0) * (std::log2(double(s1)) - std::log2(double(s0)));
+        between = fmt::format("; about {:.0f} B interpolated between {} and {}", std::exp2(x), size_text(s0), size_text(s1));
+      }
       notes.push_back(fmt::format("half of the peak ({:.3f} of {:.3f} GB/s) is reached at {} (the smallest size measured that "
-                                  "reaches it)",
-                                  peak / 2, peak, size_text(size)));
+                                  "reaches it{})",
+                                  peak / 2, peak, size_text(curve[i].first), between));
       break;
     }
   notes.push_back(fmt::format("goal >= 90% of the bottleneck at large sizes: best {:.1f}% at {}: {} (the paper: 6.34 GB/s, "
@@ -163,6 +169,7 @@ void run_stream(const NicBenchOptions& o, Report& rep, Progress& prog, bool read
     p.ylabel = "GB/s";
     p.logx = true;
     p.y_from_zero = true;
+    p.xtics = {8, 64, 512, 4096, 32768, 262144};  // gnuplot would print 1048576 as 1.04858e+06
     p.lines.push_back({bn.gbps, fmt::format("modelled bottleneck {:.2f} GB/s", bn.gbps)});
     p.lines.push_back({6.34, "paper: 6.34 GB/s"});
   }

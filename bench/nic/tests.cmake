@@ -26,7 +26,7 @@ cli_expect(nic_latency_event 0 [=[waits on a remote event]=] --has [=[^pio +8 +5
 # bandwidth and read: 64 KiB streams between 1 and 8 GB/s, the bottleneck named, the plot
 cli_expect(nic_bandwidth_quick 0 [=[^size +msgs +cycles +GB/s +% of bottleneck ]=]
            --has [=[^65536 +8 +[0-9]+ +[1-7]\.[0-9]{3} ]=]
-           --has [=[modelled bottleneck 7\.314 GB/s: PCIe writes at the receiver]=]
+           --has [=[modelled bottleneck 7\.314 GB/s: PCIe writes at the writing node]=]
            --has [=[half of the peak]=] --has [=[Streaming RDMA read]=]
            --exists ${_nic}/bw_plots/bandwidth.png --json ${_nic}/bw.json tables.bandwidth --json ${_nic}/bw.json tables.read
            -- nic --scenario bandwidth,read --quick --quiet --plot ${_nic}/bw_plots --json ${_nic}/bw.json)
