@@ -285,9 +285,10 @@ void run_latency(const NicBenchOptions& o, Report& rep, Progress& prog) {
                {"ratio_to_paper", "measured / paper"},
                {"within_20_pct", "within 20%"}});
   Results brk({{"path", ""}, {"size_bytes", "size"}, {"stage", ""}, {"cycles", ""}, {"ns", ""}, {"share_pct", "share"}});
-  rep.config(lat);
-  rep.config(cmp);
-  rep.config(brk);
+  for (Results* r : {&lat, &cmp, &brk}) {
+    rep.config(*r);
+    r->config("notify", o.notify);
+  }
   std::vector<std::string> brk_notes;
   std::vector<PlotSeries> series;
   std::map<std::string, double> min_small;  // path -> min latency (us) at the smallest size

@@ -36,6 +36,7 @@ void run_speed(const NicBenchOptions& o, Report& rep, Progress& prog) {
              {"peak_rss_mib", "peak RSS MiB"},
              {"machine", ""}});
   rep.config(t);
+  t.config("submit", o.submit);
   const std::string machine = netb::machine_text();
   const unsigned size = 65536;
   const StreamRun s = stream_run(o, false, size, o.speed_msgs, "speed, streaming");

@@ -120,7 +120,7 @@ void run_stream(const NicBenchOptions& o, Report& rep, Progress& prog, bool read
              {"read_pcie_down_busy_pct", read ? "node 1 PCIe down busy" : "node 0 PCIe down busy"},
              {"write_tlp_payload_bytes", "B per write TLP"}});
   rep.config(t);
-  t.config("bottleneck_gbps", bn.gbps);
+  t.config("submit", o.submit).config("bottleneck_gbps", bn.gbps);
   PlotSeries s{read ? "RDMA read" : "RDMA write", {}, read ? 1 : 0, read ? 2 : -1};
   double peak = 0, best_pct = 0;
   unsigned best_size = 0;
@@ -224,6 +224,7 @@ void run_vps(const NicBenchOptions& o, Report& rep, Progress& prog) {
   const double gmin = *std::min_element(gbps.begin(), gbps.end()), gmax = *std::max_element(gbps.begin(), gbps.end());
   Results t({{"vp", "VP"}, {"messages", "msgs"}, {"bytes", ""}, {"finish_us", "finished at us"}, {"gbps", "GB/s"}});
   rep.config(t);
+  t.config("message_bytes", size).config("submit", o.submit);
   for (unsigned v = 0; v < nv; ++v)
     t.add({num(rdma_vp(eps[v])), num(msgs), num(uint64_t{size} * msgs), num(fin[v] / mhz, 2), num(gbps[v], 3)});
   Results sm({{"vps", "VPs"},
@@ -238,6 +239,7 @@ void run_vps(const NicBenchOptions& o, Report& rep, Progress& prog) {
               {"first_finish_us", "first done us"},
               {"last_finish_us", "last done us"}});
   rep.config(sm);
+  sm.config("submit", o.submit).config("bottleneck_gbps", bn.gbps);
   sm.add({num(nv), num(size), num(msgs), num(agg, 3), num(100.0 * agg / bn.gbps, 1), num(gmin, 3), num(gmax, 3),
           num(gmax / gmin, 3), num(jain, 4), num(first / mhz, 2), num(last / mhz, 2)});
   prog.step(fmt::format("vps: {} VPs, {:.3f} GB/s aggregate, Jain index {:.4f}", nv, agg, jain));

@@ -18,7 +18,7 @@ cli_expect(nic_latency_quick 0 [=[^path +size +iters +min us +median us +mean us
            -- nic --scenario latency --quick --quiet --csv ${_nic}/lat.csv --json ${_nic}/lat.json --plot ${_nic}/plots)
 # the tidy CSV: snake_case header with units, the configuration as columns, no annotations
 add_test(NAME cli.nic_tidy_csv
-         COMMAND sh -c "set -e; head -1 '${_nic}/lat-latency.csv' | grep -qx 'path,size_bytes,iterations,min_latency_us,median_latency_us,mean_latency_us,p99_latency_us,min_latency_cycles,clock_mhz,pcie_raw_gbps,pcie_read_latency_cycles,pcie_mps_bytes,pcie_mrrs_bytes,pcie_tlp_overhead_bytes,pio_write_latency_cycles,link_delay_cycles,seed'; if grep -q '[%(]' '${_nic}/lat-latency.csv'; then exit 1; fi; grep -q '^pio,8,20,' '${_nic}/lat-latency.csv'")
+         COMMAND sh -c "set -e; head -1 '${_nic}/lat-latency.csv' | grep -qx 'path,size_bytes,iterations,min_latency_us,median_latency_us,mean_latency_us,p99_latency_us,min_latency_cycles,clock_mhz,pcie_raw_gbps,pcie_read_latency_cycles,pcie_mps_bytes,pcie_mrrs_bytes,pcie_tlp_overhead_bytes,pio_write_latency_cycles,link_delay_cycles,seed,notify'; if grep -q '[%(]' '${_nic}/lat-latency.csv'; then exit 1; fi; grep -q '^pio,8,20,' '${_nic}/lat-latency.csv'")
 set_tests_properties(cli.nic_tidy_csv PROPERTIES DEPENDS cli.nic_latency_quick)
 # --notify event: the receiver waits on a remote event
 cli_expect(nic_latency_event 0 [=[waits on a remote event]=] --has [=[^pio +8 +5 +(0\.[5-9][0-9]{2}|[1-9]\.[0-9]{3}) ]=]
