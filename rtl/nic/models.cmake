@@ -24,3 +24,10 @@ hpcnet_model(PREFIX Vnic_rdeng_small TOP nic_rdeng SOURCES ${NIC_RTL}
              ARGS -GFifoBytes=1024 -GReqBytes=256 -GTagW=2)
 # The NIC (sim/nic: the device of the two-node system) with the defaults of docs/nic.md.
 hpcnet_model(PREFIX Vnic_top TOP nic_top SOURCES ${NIC_RTL})
+# nic_dq: the default DQs (32 VPs of 512 words) and a small variant (5 VPs: the VP index does not
+# fill its bits; 32-word DQs: full DQs, drops and stalls happen often).
+hpcnet_model(PREFIX Vnic_dq TOP nic_dq SOURCES ${NIC_RTL})
+hpcnet_model(PREFIX Vnic_dq_s TOP nic_dq SOURCES ${NIC_RTL} ARGS -GNumVp=5 -GDqWords=32 -GMaxWords=24)
+# nic_hdq: the default fetcher and a small one (3 VPs, 16-word DQs: tiny room, 64-byte requests).
+hpcnet_model(PREFIX Vnic_hdq TOP nic_hdq SOURCES ${NIC_RTL})
+hpcnet_model(PREFIX Vnic_hdq_s TOP nic_hdq SOURCES ${NIC_RTL} ARGS -GNumVp=3 -GDqWords=16 -GMaxReqBytes=64)

@@ -33,7 +33,6 @@ module nic_ackgen #(
   output logic [255:0] pkt_data_o,
   output logic         pkt_last_o
 );
-  import nic_formats_pkg::*;
 
   if (ReqDepth < 1) begin : gen_err_depth
     $error("nic_ackgen: ReqDepth must be >= 1");
@@ -41,11 +40,11 @@ module nic_ackgen #(
 
   // requesters of the reads engine 1 holds: {SRC_NODE, SRC_VP, DST_VP, MSG_ID}
   localparam int QW = 14 + 5 + 5 + 8;
-  pkt_head_t rh;
+  nic_formats_pkg::pkt_head_t rh;
   logic          q_valid, q_ready, q_in_ready;
   logic [QW-1:0] q_data;
   logic [$clog2(ReqDepth + 1)-1:0] q_count;
-  assign rh = pkt_head_t'(req_head_i);
+  assign rh = (req_head_i);
   cmn_fifo #(.Width(QW), .Depth(ReqDepth)) u_req (
     .clk_i, .rst_ni,
     .valid_i(req_push_i), .ready_o(q_in_ready), .data_i({rh.src_node, rh.src_vp, rh.dst_vp, rh.msg_id}),
@@ -54,7 +53,7 @@ module nic_ackgen #(
 
   // the packet being sent: 5 flits, a head and four zero flits
   logic [2:0]  left_q;
-  pkt_head_t   h_q, h;
+  nic_formats_pkg::pkt_head_t   h_q, h;
   logic        take_ack, take_res;
   assign take_ack    = left_q == '0 && ack_valid_i;
   // a failure needs the packet slot; a success only pops the queue
@@ -66,14 +65,14 @@ module nic_ackgen #(
     h = '0;
     h.src_node = node_id_i;
     if (take_ack) begin
-      h.ptype  = (ack_status_i == NIC_STATUS_OK) ? NIC_PKT_TYPE_ACK : NIC_PKT_TYPE_NACK;
+      h.ptype  = (ack_status_i == nic_formats_pkg::NIC_STATUS_OK) ? nic_formats_pkg::NIC_PKT_TYPE_ACK : nic_formats_pkg::NIC_PKT_TYPE_NACK;
       h.dst_node = ack_node_i;
       h.dst_vp = ack_vp_i;
       h.src_vp = ack_src_vp_i;
       h.msg_id = ack_msg_id_i;
       h.aux    = 64'(ack_status_i);
     end else begin
-      h.ptype  = NIC_PKT_TYPE_NACK;
+      h.ptype  = nic_formats_pkg::NIC_PKT_TYPE_NACK;
       {h.dst_node, h.dst_vp, h.src_vp, h.msg_id} = q_data;
       h.aux    = 64'(res_status_i);
     end
@@ -90,7 +89,7 @@ module nic_ackgen #(
       h_q    <= '0;
     end else begin
       if (pkt_valid_o && pkt_ready_i) left_q <= left_q - 3'd1;
-      if (take_ack || (take_res && res_status_i != NIC_STATUS_OK)) begin
+      if (take_ack || (take_res && res_status_i != nic_formats_pkg::NIC_STATUS_OK)) begin
         left_q <= 3'd5;
         h_q    <= h;
       end

@@ -55,19 +55,23 @@ module nic_cmpl #(
   output logic [255:0]           wr_data_o,
   output logic                   wr_last_o
 );
-  import nic_formats_pkg::*;
-  import nic_cmpl_pkg::*;
 
   localparam int NM = 1 << MsgW;
   if (MsgW < 1 || MsgW > 8) begin : gen_err_msgw
     $error("nic_cmpl: MsgW must be 1..8");
   end
+`ifndef SYNTHESIS
+  if ($bits(nic_cmpl_pkg::rec_t) != nic_cmpl_pkg::RecW) begin : gen_err_recw
+    $error("nic_cmpl_pkg: nic_cmpl_pkg::RecW does not match $bits(nic_cmpl_pkg::rec_t)");
+  end
+`endif
 
   typedef enum logic [1:0] {SIdle, SEv, SCq, SFin} state_e;
   state_e state_q;
-  rec_t         tab_q [NM];
+  // the table: plain vectors (Yosys 0.23 makes an unpacked array of structs one narrow wire)
+  logic [nic_cmpl_pkg::RecW-1:0] tab_q [NM];
   logic [NM-1:0] busy_q;
-  rec_t         r_q;
+  nic_cmpl_pkg::rec_t         r_q;
   logic [7:0]   st_q;
   logic [31:0]  info_q;
   logic [MsgW-1:0] id_q;
@@ -94,7 +98,7 @@ module nic_cmpl #(
   logic [4:0]  lg;
   logic [31:0] tail, size;
   logic [47:0] cq_addr;
-  cqe_t        e;
+  nic_formats_pkg::cqe_t        e;
   logic        want_cq;
   always_comb begin
     v       = r_q.vp;
@@ -102,7 +106,7 @@ module nic_cmpl #(
     size    = 32'd1 << lg;
     tail    = cq_tail_o[32'(v)*32 +: 32];
     cq_addr = cq_base_i[32'(v)*48 +: 48] + {12'd0, tail & (size - 32'd1), 4'd0};
-    want_cq = lg != '0 && (st_q != NIC_STATUS_OK || r_q.cq_ok);
+    want_cq = lg != '0 && (st_q != nic_formats_pkg::NIC_STATUS_OK || r_q.cq_ok);
     e          = '0;
     e.tag      = r_q.tag;
     e.status   = st_q;
@@ -110,9 +114,9 @@ module nic_cmpl #(
     e.vp       = r_q.vp;
     e.dst_node = r_q.dst_node;
     e.phase    = !tail[lg];
-    e.len      = (st_q == NIC_STATUS_OK) ? r_q.len : '0;
+    e.len      = (st_q == nic_formats_pkg::NIC_STATUS_OK) ? r_q.len : '0;
     e.info     = info_q;
-    wr_valid_o = (state_q == SEv && r_q.lev && st_q == NIC_STATUS_OK) || (state_q == SCq && want_cq);
+    wr_valid_o = (state_q == SEv && r_q.lev && st_q == nic_formats_pkg::NIC_STATUS_OK) || (state_q == SCq && want_cq);
     wr_len_o   = 6'd16;
     wr_last_o  = 1'b1;
     if (state_q == SEv) begin
@@ -124,7 +128,7 @@ module nic_cmpl #(
     end
   end
 
-  assign rep_valid_o = state_q == SFin && st_q != NIC_STATUS_OK;
+  assign rep_valid_o = state_q == SFin && st_q != nic_formats_pkg::NIC_STATUS_OK;
   assign rep_vp_o    = r_q.vp;
   assign rep_code_o  = st_q;
   assign rep_tag_o   = r_q.tag;
@@ -138,22 +142,22 @@ module nic_cmpl #(
     end else begin
       cq_irq_o <= '0;
       if (rec_we_i && free_ok_o) begin
-        tab_q[free_id_o]  <= rec_t'(rec_i);
+        tab_q[free_id_o]  <= (rec_i);
         busy_q[free_id_o] <= 1'b1;
       end
       unique case (state_q)
         SIdle: begin
           if (err_valid_i) begin
-            r_q <= rec_t'(rec_i); st_q <= err_status_i; info_q <= err_info_i; msg_q <= 1'b0;
+            r_q <= (rec_i); st_q <= err_status_i; info_q <= err_info_i; msg_q <= 1'b0;
           end else if (fail_valid_i) begin
             r_q <= tab_q[fail_id_i]; st_q <= fail_status_i; info_q <= 32'd1; id_q <= fail_id_i; msg_q <= 1'b1;
           end else if (done_valid_i) begin
-            r_q <= tab_q[did]; st_q <= done_status_i; info_q <= (done_status_i == NIC_STATUS_OK) ? 32'd0 : 32'd2;
+            r_q <= tab_q[did]; st_q <= done_status_i; info_q <= (done_status_i == nic_formats_pkg::NIC_STATUS_OK) ? 32'd0 : 32'd2;
             id_q <= did; msg_q <= 1'b1;
           end
           if (err_valid_i || fail_valid_i || done_valid_i) state_q <= SEv;
         end
-        SEv: if (!(r_q.lev && st_q == NIC_STATUS_OK) || wr_ready_i) state_q <= SCq;
+        SEv: if (!(r_q.lev && st_q == nic_formats_pkg::NIC_STATUS_OK) || wr_ready_i) state_q <= SCq;
         SCq: if (!want_cq || wr_ready_i) begin
           if (want_cq) cq_tail_o[32'(v)*32 +: 32] <= tail + 32'd1;
           if (want_cq && r_q.intr) cq_irq_o[v] <= 1'b1;

@@ -19,8 +19,9 @@
 //                DqWords - words). A word read out of the SRAM for a descriptor is free from the
 //                next cycle (word 0 when the descriptor is chosen, then one word a cycle).
 //                head_ok_o[v]: VP v is enabled and its head descriptor is complete (or bad) and
-//                not being read out; head_ctrl_o[v*64 +: 64] is its word 0 (valid with head_ok_o).
-//                Registers only (no path from this cycle's inputs).
+//                not being read out (while one of v's descriptors is offered, head_ok_o[v] may
+//                already show the next one); head_ctrl_o[v*64 +: 64] is its word 0 (valid with
+//                head_ok_o). From registers, and vp_en_i for head_ok_o.
 //   Descriptors: desc_valid_o/desc_ready_i, one descriptor: desc_vp_o, desc_nwords_o (words taken:
 //                NWORDS, or 1 with desc_bad_o), desc_words_o (word i at [i*64 +: 64], words >=
 //                desc_nwords_o are 0). Registered; holds until taken. The read-out engine chooses
@@ -69,7 +70,11 @@ module nic_dq #(
   output logic [4:0]            desc_vp_o,
   output logic [4:0]            desc_nwords_o,   // words taken (1 for a bad descriptor)
   output logic [MaxWords*64-1:0] desc_words_o,   // word i at [i*64 +: 64]; words >= nwords are 0
-  output logic                  desc_bad_o
+  output logic                  desc_bad_o,
+  // the VP whose descriptor is being read out or offered (words already counted free, not yet
+  // taken): STATUS counts it as outstanding, so software never sees an empty DQ and nothing
+  // outstanding while a descriptor is in between
+  output logic [NumVp-1:0]      active_o
 );
   localparam int PtrW  = (DqWords > 1) ? $clog2(DqWords) : 1;
   localparam int VpW   = (NumVp > 1) ? $clog2(NumVp) : 1;
@@ -302,6 +307,10 @@ module nic_dq #(
   end
 
   assign desc_valid_o  = busy_q && st_q == StOut;
+  always_comb begin
+    active_o = '0;
+    if (busy_q) active_o[cur_q] = 1'b1;
+  end
   assign desc_vp_o     = 5'(cur_q);
   assign desc_nwords_o = 5'(n_q);
   assign desc_bad_o    = bad_q;

@@ -29,10 +29,12 @@ module nic_exec #(
   input  logic [NumVp*32-1:0]    cq_tail_i,
   input  logic [NumVp*8-1:0]     outstanding_i,   // from the completion unit
   // DQs
-  /* verilator lint_off UNUSEDSIGNAL */  // nic_dq applies head_ok; the words carry NWORDS
   input  logic [NumVp-1:0]       head_ok_i,
+  /* verilator lint_off UNUSEDSIGNAL */  // the words carry NWORDS
   input  logic [NumVp*64-1:0]    head_ctrl_i,
   output logic [NumVp-1:0]       vp_ok_o,
+  output logic [NumVp-1:0]       cq_stall_o,      // the VP's head descriptor waits for CQ room
+  output logic [NumVp-1:0]       blocked_o,       // its BLOCK head descriptor waits for completions
   input  logic                   desc_valid_i,
   output logic                   desc_ready_o,
   input  logic [4:0]             desc_vp_i,
@@ -87,8 +89,6 @@ module nic_exec #(
   output logic [MsgW-1:0]        fail_id_o,
   output logic [7:0]             fail_status_o
 );
-  import nic_formats_pkg::*;
-  import nic_cmpl_pkg::*;
 
   if (MaxWords < 18 || MaxWords > 31) begin : gen_err_words
     $error("nic_exec: MaxWords must be 18..31 (an immediate write of 128 bytes with no event takes 18)");
@@ -110,7 +110,7 @@ module nic_exec #(
 
   // ---------------------------------------------------------------- decode
   /* verilator lint_off UNUSEDSIGNAL */  // reserved and decoded-elsewhere fields
-  desc_ctrl_t c;
+  nic_formats_pkg::desc_ctrl_t c;
   logic [31:0] rlen;
   logic [63:0] wl, wr;           // RDMA: local and remote address; IMM: remote
   logic [4:0]  lev_at, rev_at, dat_at, need;
@@ -118,44 +118,46 @@ module nic_exec #(
   logic [63:0] levw, revw;
   logic [127:0] levd, revd;
   always_comb begin
-    c      = desc_ctrl_t'(w_q[63:0]);
+    c      = (w_q[63:0]);
     rlen   = w_q[64 +: 32];
     wl     = w_q[2*64 +: 64];
-    wr     = (c.type_ == NIC_DESC_TYPE_IMM_WRITE) ? w_q[64 +: 64] : w_q[3*64 +: 64];
-    lev_at = (c.type_ == NIC_DESC_TYPE_IMM_WRITE) ? 5'd2 : (c.type_ == NIC_DESC_TYPE_MP_SEND) ? 5'd1 : 5'd4;
+    wr     = (c.type_ == nic_formats_pkg::NIC_DESC_TYPE_IMM_WRITE) ? w_q[64 +: 64] : w_q[3*64 +: 64];
+    lev_at = (c.type_ == nic_formats_pkg::NIC_DESC_TYPE_IMM_WRITE) ? 5'd2 : (c.type_ == nic_formats_pkg::NIC_DESC_TYPE_MP_SEND) ? 5'd1 : 5'd4;
     rev_at = lev_at + (c.lev ? 5'd3 : 5'd0);
     dat_at = rev_at + (c.rev ? 5'd3 : 5'd0);
     // data words: ceil(len / 8); a mini-packet has at least one (a descriptor is 2 words or more)
-    need   = (c.type_ == NIC_DESC_TYPE_IMM_WRITE) ? dat_at + 5'((32'(c.short_len) + 7) / 8)
-           : (c.type_ == NIC_DESC_TYPE_MP_SEND) ? dat_at + ((c.short_len == 0) ? 5'd1 : 5'((32'(c.short_len) + 7) / 8))
+    need   = (c.type_ == nic_formats_pkg::NIC_DESC_TYPE_IMM_WRITE) ? dat_at + 5'((32'(c.short_len) + 7) / 8)
+           : (c.type_ == nic_formats_pkg::NIC_DESC_TYPE_MP_SEND) ? dat_at + ((c.short_len == 0) ? 5'd1 : 5'((32'(c.short_len) + 7) / 8))
            : dat_at;
     levw   = w_q[32'(lev_at)*64 +: 64];
     levd   = w_q[(32'(lev_at) + 1)*64 +: 128];
     revw   = w_q[32'(rev_at)*64 +: 64];
     revd   = w_q[(32'(rev_at) + 1)*64 +: 128];
-    vstat  = NIC_STATUS_OK;
-    if (bad_q)                                                    vstat = NIC_STATUS_BAD_NWORDS;
-    else if (c.type_ == NIC_DESC_TYPE_INVALID || c.type_ > NIC_DESC_TYPE_MP_SEND) vstat = NIC_STATUS_BAD_TYPE;
-    else if (c.rev && (c.type_ == NIC_DESC_TYPE_RDMA_READ || c.type_ == NIC_DESC_TYPE_MP_SEND)) vstat = NIC_STATUS_BAD_FLAGS;
-    else if (c.nwords != need)                                    vstat = NIC_STATUS_BAD_NWORDS;
-    else if ((c.type_ == NIC_DESC_TYPE_RDMA_WRITE || c.type_ == NIC_DESC_TYPE_RDMA_READ) && rlen == 0) vstat = NIC_STATUS_BAD_LEN;
-    else if (c.type_ == NIC_DESC_TYPE_IMM_WRITE && (c.short_len == 0 || c.short_len > 8'd128)) vstat = NIC_STATUS_BAD_LEN;
-    else if (c.type_ == NIC_DESC_TYPE_MP_SEND && c.short_len > 8'd120) vstat = NIC_STATUS_BAD_LEN;
-    else if (32'(c.dst_vp) >= NumVp)                              vstat = NIC_STATUS_BAD_VP;
-    else if (c.phys && !vp_phys_ok_i[vp_q])                       vstat = NIC_STATUS_PHYS_DENIED;
-    else if ((c.lev && levw[3:0] != '0) || (c.rev && revw[3:0] != '0)) vstat = NIC_STATUS_EV_ALIGN;
+    vstat  = nic_formats_pkg::NIC_STATUS_OK;
+    if (bad_q)                                                    vstat = nic_formats_pkg::NIC_STATUS_BAD_NWORDS;
+    else if (c.type_ == nic_formats_pkg::NIC_DESC_TYPE_INVALID || c.type_ > nic_formats_pkg::NIC_DESC_TYPE_MP_SEND) vstat = nic_formats_pkg::NIC_STATUS_BAD_TYPE;
+    else if (c.rev && (c.type_ == nic_formats_pkg::NIC_DESC_TYPE_RDMA_READ || c.type_ == nic_formats_pkg::NIC_DESC_TYPE_MP_SEND)) vstat = nic_formats_pkg::NIC_STATUS_BAD_FLAGS;
+    else if (c.nwords != need)                                    vstat = nic_formats_pkg::NIC_STATUS_BAD_NWORDS;
+    else if ((c.type_ == nic_formats_pkg::NIC_DESC_TYPE_RDMA_WRITE || c.type_ == nic_formats_pkg::NIC_DESC_TYPE_RDMA_READ) && rlen == 0) vstat = nic_formats_pkg::NIC_STATUS_BAD_LEN;
+    else if (c.type_ == nic_formats_pkg::NIC_DESC_TYPE_IMM_WRITE && (c.short_len == 0 || c.short_len > 8'd128)) vstat = nic_formats_pkg::NIC_STATUS_BAD_LEN;
+    else if (c.type_ == nic_formats_pkg::NIC_DESC_TYPE_MP_SEND && c.short_len > 8'd120) vstat = nic_formats_pkg::NIC_STATUS_BAD_LEN;
+    else if (32'(c.dst_vp) >= NumVp)                              vstat = nic_formats_pkg::NIC_STATUS_BAD_VP;
+    else if (c.phys && !vp_phys_ok_i[vp_q])                       vstat = nic_formats_pkg::NIC_STATUS_PHYS_DENIED;
+    else if ((c.lev && levw[3:0] != '0) || (c.rev && revw[3:0] != '0)) vstat = nic_formats_pkg::NIC_STATUS_EV_ALIGN;
   end
 
   // ---------------------------------------------------------------- which VPs may start
   logic [31:0] used, size;
-  desc_ctrl_t  hc;
+  nic_formats_pkg::desc_ctrl_t  hc;
   /* verilator lint_on UNUSEDSIGNAL */
   always_comb begin
     used = '0; size = '0; hc = '0;
     for (int v = 0; v < NumVp; v++) begin
-      hc   = desc_ctrl_t'(head_ctrl_i[v*64 +: 64]);
+      hc   = (head_ctrl_i[v*64 +: 64]);
       size = 32'd1 << cq_log2_i[v*5 +: 5];
       used = cq_tail_i[v*32 +: 32] - cq_head_i[v*32 +: 32] + 32'(outstanding_i[v*8 +: 8]);
+      cq_stall_o[v] = head_ok_i[v] && cq_log2_i[v*5 +: 5] != '0 && used >= size;
+      blocked_o[v]  = head_ok_i[v] && hc.block && outstanding_i[v*8 +: 8] != '0;
       vp_ok_o[v] = vp_en_i[v] && 32'(outstanding_i[v*8 +: 8]) < MaxOut && free_ok_i
                    && (cq_log2_i[v*5 +: 5] == '0 || used < size)
                    && (!hc.block || outstanding_i[v*8 +: 8] == '0)
@@ -165,17 +167,17 @@ module nic_exec #(
   assign desc_ready_o = state_q == SIdle;
 
   // ---------------------------------------------------------------- the record
-  rec_t r;
+  nic_cmpl_pkg::rec_t r;
   always_comb begin
     r = '0;
     r.vp       = vp_q;
     r.tag      = c.tag;
     r.typ      = c.type_;
     r.dst_node = c.dst_node;
-    r.len      = (c.type_ == NIC_DESC_TYPE_RDMA_WRITE || c.type_ == NIC_DESC_TYPE_RDMA_READ) ? rlen : 32'(c.short_len);
+    r.len      = (c.type_ == nic_formats_pkg::NIC_DESC_TYPE_RDMA_WRITE || c.type_ == nic_formats_pkg::NIC_DESC_TYPE_RDMA_READ) ? rlen : 32'(c.short_len);
     r.cq_ok    = c.cq_ok;
     r.intr     = c.intr;
-    r.lev      = c.lev && (vstat == NIC_STATUS_OK);
+    r.lev      = c.lev && (vstat == nic_formats_pkg::NIC_STATUS_OK);
     r.lev_pa   = lev_pa_q;
     r.lev_data = levd;
   end
@@ -194,7 +196,7 @@ module nic_exec #(
   logic xl_sent_q;  // the request of this state went out; waiting for its answer
 
   // ---------------------------------------------------------------- head flits
-  pkt_head_t hd;   // the template: type-independent fields
+  nic_formats_pkg::pkt_head_t hd;   // the template: type-independent fields
   always_comb begin
     hd = '0;
     hd.src_node = node_id_i;
@@ -205,7 +207,7 @@ module nic_exec #(
     hd.rev      = c.rev;
     hd.msg_id   = (state_q == SGo) ? 8'(free_id_i) : 8'(id_q);
   end
-  assign job_valid_o   = state_q == SGo && c.type_ == NIC_DESC_TYPE_RDMA_WRITE && !ev_full && free_ok_i;
+  assign job_valid_o   = state_q == SGo && c.type_ == nic_formats_pkg::NIC_DESC_TYPE_RDMA_WRITE && !ev_full && free_ok_i;
   assign job_vp_o      = vp_q;
   assign job_src_o     = wl;
   assign job_phys_o    = c.phys;
@@ -214,7 +216,7 @@ module nic_exec #(
   assign job_dst_o     = wr;
   always_comb begin
     job_head_o = hd;
-    job_head_o[NIC_PKT_HEAD_PTYPE_LSB +: 4] = NIC_PKT_TYPE_WRITE;
+    job_head_o[nic_formats_pkg::NIC_PKT_HEAD_PTYPE_LSB +: 4] = nic_formats_pkg::NIC_PKT_TYPE_WRITE;
   end
 
   // ---------------------------------------------------------------- packets of this unit
@@ -232,7 +234,7 @@ module nic_exec #(
     l1     = (32'(off) + 32'(c.short_len) > 128) ? 8'(128 - 32'(off)) : c.short_len;
   end
   // the packet for the slot: k = which one of this descriptor (0, 1, then the EVENT)
-  pkt_head_t ph;
+  nic_formats_pkg::pkt_head_t ph;
   logic [1023:0] pay;
   logic [1:0]    k;
   always_comb begin
@@ -240,26 +242,26 @@ module nic_exec #(
     ph = hd;
     pay = '0;
     unique case (c.type_)
-      NIC_DESC_TYPE_RDMA_READ: begin
-        ph.ptype = NIC_PKT_TYPE_READ_REQ; ph.first = 1'b1; ph.last = 1'b1;
-        ph.addr = vaddr_t'(wr); ph.msg_len = rlen; ph.aux = wl;
+      nic_formats_pkg::NIC_DESC_TYPE_RDMA_READ: begin
+        ph.ptype = nic_formats_pkg::NIC_PKT_TYPE_READ_REQ; ph.first = 1'b1; ph.last = 1'b1;
+        ph.addr = (wr); ph.msg_len = rlen; ph.aux = wl;
       end
-      NIC_DESC_TYPE_MP_SEND: begin
-        ph.ptype = NIC_PKT_TYPE_MP; ph.first = 1'b1; ph.last = 1'b1; ph.len = c.short_len;
+      nic_formats_pkg::NIC_DESC_TYPE_MP_SEND: begin
+        ph.ptype = nic_formats_pkg::NIC_PKT_TYPE_MP; ph.first = 1'b1; ph.last = 1'b1; ph.len = c.short_len;
         ph.msg_len = 32'(c.short_len); ph.aux = 64'(c.tag) << 16;
         pay = {dat[959:0], 64'd0};
       end
       default: begin  // IMM_WRITE: packet 0, packet 1 (crossing), then the EVENT
         k = tot - npk_q;
         if (c.rev && k == tot - 2'd1) begin
-          ph.ptype = NIC_PKT_TYPE_EVENT; ph.first = 1'b1; ph.last = 1'b1; ph.len = 8'd16;
-          ph.addr = vaddr_t'(revw); ph.msg_len = 32'd16; pay = 1024'(revd);
+          ph.ptype = nic_formats_pkg::NIC_PKT_TYPE_EVENT; ph.first = 1'b1; ph.last = 1'b1; ph.len = 8'd16;
+          ph.addr = (revw); ph.msg_len = 32'd16; pay = 1024'(revd);
         end else begin
-          ph.ptype = NIC_PKT_TYPE_WRITE; ph.msg_len = 32'(c.short_len);
+          ph.ptype = nic_formats_pkg::NIC_PKT_TYPE_WRITE; ph.msg_len = 32'(c.short_len);
           ph.first = k == 2'd0;
           ph.last  = k == 2'd1 || !imm_two;
           ph.len   = (k == 2'd0) ? l1 : 8'(32'(c.short_len) - 32'(l1));
-          ph.addr  = vaddr_t'((k == 2'd0) ? wr : {wr[63:7] + 57'd1, 7'd0});
+          ph.addr  = ((k == 2'd0) ? wr : {wr[63:7] + 57'd1, 7'd0});
           pay      = (k == 2'd0) ? imm_sh[1023:0] : imm_sh[2047:1024];
         end
       end
@@ -272,37 +274,40 @@ module nic_exec #(
 
   // engine 0 messages with a remote event: their EVENT goes when engine 0 reports success
   localparam int EvD = 4;
-  logic [EvD-1:0][255+128:0] ev_q;   // {event head, event data}
+  localparam int EvW = 256 + 128;
+  logic [EvD*EvW-1:0]        ev_q;   // entry i at [i*EvW +: EvW]: {event data, event head}
+  logic [EvW-1:0]            ev0;    // entry 0
+  assign ev0 = ev_q[0 +: EvW];
   logic [2:0]                ev_n_q;
   logic                      ev_full;
   assign ev_full = 32'(ev_n_q) == EvD;
-  pkt_head_t eh;
+  nic_formats_pkg::pkt_head_t eh;
   always_comb begin
     eh = hd;
-    eh.ptype = NIC_PKT_TYPE_EVENT; eh.first = 1'b1; eh.last = 1'b1; eh.len = 8'd16;
-    eh.addr = vaddr_t'(revw); eh.msg_len = 32'd16;
+    eh.ptype = nic_formats_pkg::NIC_PKT_TYPE_EVENT; eh.first = 1'b1; eh.last = 1'b1; eh.len = 8'd16;
+    eh.addr = (revw); eh.msg_len = 32'd16;
   end
 
   // the slot
-  logic [4:0][255:0] slot_q;
+  logic [5*256-1:0]  slot_q;   // flit k at [k*256 +: 256]
   logic [2:0]        sf_q;     // flits left in the slot
   logic              res_ev, slot_free, load_desc;
   assign slot_free   = sf_q == '0;
   assign pkt_valid_o = !slot_free;
-  assign pkt_data_o  = slot_q[3'(3'd5 - sf_q)];
+  assign pkt_data_o  = slot_q[32'(3'(3'd5 - sf_q))*256 +: 256];
   assign pkt_last_o  = sf_q == 3'd1;
   // engine 0 results, in job order: each pops its entry; an error ends the message, success
   // sends the EVENT of a message with REV
-  assign res_ev      = res_valid_i && res_status_i == NIC_STATUS_OK && ev_q[0][NIC_PKT_HEAD_REV_LSB];
-  assign res_ready_o = (res_status_i != NIC_STATUS_OK) ? fail_ready_i : (!res_ev || slot_free);
-  assign fail_valid_o  = res_valid_i && res_status_i != NIC_STATUS_OK;
+  assign res_ev      = res_valid_i && res_status_i == nic_formats_pkg::NIC_STATUS_OK && ev0[nic_formats_pkg::NIC_PKT_HEAD_REV_LSB];
+  assign res_ready_o = (res_status_i != nic_formats_pkg::NIC_STATUS_OK) ? fail_ready_i : (!res_ev || slot_free);
+  assign fail_valid_o  = res_valid_i && res_status_i != nic_formats_pkg::NIC_STATUS_OK;
   assign fail_id_o     = MsgW'(res_msg_id_i);
   assign fail_status_o = res_status_i;
   assign load_desc     = state_q == SPkt && slot_free && !res_ev;
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) begin
     if (rst_ni && res_valid_i) begin
-      a_res_order: assert (ev_n_q != '0 && ev_q[0][NIC_PKT_HEAD_MSG_ID_LSB +: 8] == res_msg_id_i)
+      a_res_order: assert (ev_n_q != '0 && ev0[nic_formats_pkg::NIC_PKT_HEAD_MSG_ID_LSB +: 8] == res_msg_id_i)
         else $error("nic_exec: engine 0 result for message %0d out of job order", res_msg_id_i);
     end
   end
@@ -312,7 +317,7 @@ module nic_exec #(
   assign err_valid_o  = state_q == SErr;
   assign err_status_o = err_q;
   assign err_info_o   = info_q;
-  assign rec_we_o     = state_q == SGo && (c.type_ != NIC_DESC_TYPE_RDMA_WRITE || (job_ready_i && !ev_full));
+  assign rec_we_o     = state_q == SGo && (c.type_ != nic_formats_pkg::NIC_DESC_TYPE_RDMA_WRITE || (job_ready_i && !ev_full));
   assign start_o      = desc_valid_i && desc_ready_o;
   assign start_vp_o   = desc_vp_i;
 
@@ -326,9 +331,9 @@ module nic_exec #(
       if (pkt_valid_o && pkt_ready_i) sf_q <= sf_q - 3'd1;
       // engine 0's queue: pop a result's entry, push a dispatched write's
       if (res_valid_i && res_ready_o) begin
-        for (int i = 0; i < EvD - 1; i++) ev_q[i] <= ev_q[i + 1];
+        ev_q <= ev_q >> EvW;
         if (res_ev) begin
-          slot_q <= {768'd0, 256'(ev_q[0][383:256]), ev_q[0][255:0]};
+          slot_q <= {768'd0, 256'(ev0[383:256]), ev0[255:0]};
           sf_q   <= 3'd5;
         end
       end
@@ -349,11 +354,11 @@ module nic_exec #(
         end
         SCheck: begin
           info_q <= '0;
-          if (vstat != NIC_STATUS_OK) begin
+          if (vstat != nic_formats_pkg::NIC_STATUS_OK) begin
             err_q <= vstat; state_q <= SErr;
           end else if (c.lev) begin
             state_q <= SLev;
-          end else if (c.type_ == NIC_DESC_TYPE_RDMA_READ) begin
+          end else if (c.type_ == nic_formats_pkg::NIC_DESC_TYPE_RDMA_READ) begin
             state_q <= SLocal;
           end else begin
             state_q <= SGo;
@@ -363,11 +368,11 @@ module nic_exec #(
           if (xl_req_valid_o && xl_req_ready_i) xl_sent_q <= 1'b1;
           if (xl_sent_q && xl_rsp_valid_i) begin
             xl_sent_q <= 1'b0;
-            if (xl_rsp_status_i != NIC_STATUS_OK) begin
+            if (xl_rsp_status_i != nic_formats_pkg::NIC_STATUS_OK) begin
               err_q <= xl_rsp_status_i; info_q <= (state_q == SLev) ? 32'd3 : 32'd1; state_q <= SErr;
             end else if (state_q == SLev) begin
               lev_pa_q <= xl_rsp_paddr_i;
-              state_q  <= (c.type_ == NIC_DESC_TYPE_RDMA_READ) ? SLocal : SGo;
+              state_q  <= (c.type_ == nic_formats_pkg::NIC_DESC_TYPE_RDMA_READ) ? SLocal : SGo;
             end else begin
               state_q <= SGo;
             end
@@ -375,11 +380,11 @@ module nic_exec #(
         end
         SGo: if (free_ok_i && rec_we_o) begin
           id_q <= free_id_i;
-          if (c.type_ == NIC_DESC_TYPE_RDMA_WRITE) begin
-            ev_q[2'(ev_n_q - {2'd0, res_valid_i && res_ready_o})] <= {revd, 256'(eh)};
+          if (c.type_ == nic_formats_pkg::NIC_DESC_TYPE_RDMA_WRITE) begin
+            ev_q[32'(2'(ev_n_q - {2'd0, res_valid_i && res_ready_o}))*EvW +: EvW] <= {revd, 256'(eh)};
             state_q <= SIdle;
           end else begin
-            npk_q   <= (c.type_ == NIC_DESC_TYPE_IMM_WRITE) ? (imm_two ? 2'd2 : 2'd1) + (c.rev ? 2'd1 : 2'd0) : 2'd1;
+            npk_q   <= (c.type_ == nic_formats_pkg::NIC_DESC_TYPE_IMM_WRITE) ? (imm_two ? 2'd2 : 2'd1) + (c.rev ? 2'd1 : 2'd0) : 2'd1;
             state_q <= SPkt;
           end
         end

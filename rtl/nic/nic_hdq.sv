@@ -6,7 +6,8 @@
 // mix on one VP).
 //   Doorbell   : tail_we_i writes tail_i mod the ring size as VP tail_vp_i's tail. A doorbell for
 //                a VP with no ring (log2 = 0) or tail_vp_i >= NumVp is ignored. The ring holds
-//                at most 2^log2 - 1 unfetched words (tail == head means empty).
+//                at most 2^log2 - 1 unfetched words (tail == head means empty). The indices are
+//                cleared only by reset: the driver sets base and log2 while the ring is unused.
 //   head_o     : per VP, words fetched so far mod the ring size (VP.HDQ_HEAD): a word counts once
 //                nic_dq has taken it, so software may reuse ring words below head_o. Registers.
 //   Requests   : one DMA read outstanding at a time (enough: a descriptor fetch is latency-bound,
@@ -17,9 +18,12 @@
 //                are in flight when a request is sized). rd_req_* holds until taken (registered).
 //   Responses  : the 32-byte-aligned frames of the request, in address order (rd_rsp_last_i on
 //                the last); the fetcher takes the requested words out of each frame in order and
-//                offers them on fw_*: fw_valid_o = rd_rsp_valid_i, and rd_rsp_ready_o is high with
-//                fw_ready_i when the frame's last requested word is taken (combinational paths
-//                rd_rsp_valid_i/data -> fw_valid_o/fw_data_o and fw_ready_i -> rd_rsp_ready_o).
+//                offers them on fw_*: fw_valid_o = rd_rsp_valid_i (while a response is due), and
+//                rd_rsp_ready_o is high with fw_ready_i when the frame's last requested word is
+//                taken (combinational paths rd_rsp_valid_i/data -> fw_valid_o/fw_data_o and
+//                fw_ready_i -> rd_rsp_ready_o; no buffer). The DQ room is checked when a request
+//                is sized (1 cycle before rd_req_valid_o): a VP whose DQ filled between its
+//                choice and its sizing gets no request (the turn passes).
 //                If the DQ filled meanwhile (PIO words on the same VP), nic_dq stalls fw_ready_i:
 //                nothing is lost.
 //   Latency    : doorbell in cycle t to rd_req_valid_o in cycle t+3 (idle fetcher: choice in t+1,
@@ -48,7 +52,9 @@ module nic_hdq #(
   input  logic        rd_rsp_valid_i,
   output logic        rd_rsp_ready_o,
   input  logic [255:0] rd_rsp_data_i,
+  /* verilator lint_off UNUSEDSIGNAL */  // checked by an assertion only (the word count decides)
   input  logic        rd_rsp_last_i,
+  /* verilator lint_on UNUSEDSIGNAL */
   // fetched words to nic_dq (fw_*)
   output logic        fw_valid_o,
   input  logic        fw_ready_i,

@@ -79,7 +79,6 @@ module nic_regs #(
   input  logic [63:0]            rx_err_i,     // RX_ERR fields CODE, PTYPE, SRC_NODE (COUNT ignored)
   output logic                   irq_o
 );
-  import nic_formats_pkg::*;
 
   if (NumVp < 1 || NumVp > 32) begin : gen_err_vp
     $error("nic_regs: NumVp must be 1..32");
@@ -115,8 +114,8 @@ module nic_regs #(
     vp   = user ? mmio_req_addr_i[16:12] : mmio_req_addr_i[10:6];
     uoff = mmio_req_addr_i[11:0];
     poff = mmio_req_addr_i;
-    vpc  = priv && mmio_req_addr_i >= NIC_VPC_OFFSET
-           && 32'(mmio_req_addr_i) - 32'(NIC_VPC_OFFSET) < NumVp * 32'(NIC_VPC_STRIDE);
+    vpc  = priv && mmio_req_addr_i >= nic_formats_pkg::NIC_VPC_OFFSET
+           && 32'(mmio_req_addr_i) - 32'(nic_formats_pkg::NIC_VPC_OFFSET) < NumVp * 32'(nic_formats_pkg::NIC_VPC_STRIDE);
     voff = mmio_req_addr_i[5:0];
     wr   = mmio_req_valid_i && mmio_req_write_i;
     rd   = mmio_req_valid_i && !mmio_req_write_i;
@@ -124,10 +123,10 @@ module nic_regs #(
   assign mmio_req_ready_o = 1'b1;
 
   // DQ window and doorbells are decoded combinationally (one cycle less on the PIO path)
-  assign pio_valid_o = wr && user && uoff < 12'(NIC_VP_DQ_FREE_OFFSET);
+  assign pio_valid_o = wr && user && uoff < 12'(nic_formats_pkg::NIC_VP_DQ_FREE_OFFSET);
   assign pio_vp_o    = vp;
   assign pio_data_o  = mmio_req_wdata_i;
-  assign tail_we_o   = wr && user && 18'(uoff) == NIC_VP_HDQ_TAIL_OFFSET;
+  assign tail_we_o   = wr && user && 18'(uoff) == nic_formats_pkg::NIC_VP_HDQ_TAIL_OFFSET;
   assign tail_vp_o   = vp;
   assign tail_o      = mmio_req_wdata_i[31:0];
 
@@ -147,14 +146,14 @@ module nic_regs #(
     for (int p = 0; p <= ErrPorts; p++) begin
       if (p < ErrPorts ? err_valid_i[p] : (pio_valid_o && pio_drop_i)) begin
         ev = (p < ErrPorts) ? err_vp_i[p*5 +: 5] : pio_vp_o;
-        ec = (p < ErrPorts) ? err_code_i[p*8 +: 8] : NIC_STATUS_DQ_OVERFLOW;
+        ec = (p < ErrPorts) ? err_code_i[p*8 +: 8] : nic_formats_pkg::NIC_STATUS_DQ_OVERFLOW;
         et = (p < ErrPorts) ? err_tag_i[p*16 +: 16] : '0;
         e  = err_d[32'(ev)*64 +: 64];
-        if (e[NIC_VP_ERR_COUNT_LSB +: 16] == '0) begin
-          e[NIC_VP_ERR_CODE_LSB +: 8] = ec;
-          e[NIC_VP_ERR_TAG_LSB +: 16] = et;
+        if (e[nic_formats_pkg::NIC_VP_ERR_COUNT_LSB +: 16] == '0) begin
+          e[nic_formats_pkg::NIC_VP_ERR_CODE_LSB +: 8] = ec;
+          e[nic_formats_pkg::NIC_VP_ERR_TAG_LSB +: 16] = et;
         end
-        if (e[NIC_VP_ERR_COUNT_LSB +: 16] != '1) e[NIC_VP_ERR_COUNT_LSB +: 16] = e[NIC_VP_ERR_COUNT_LSB +: 16] + 16'd1;
+        if (e[nic_formats_pkg::NIC_VP_ERR_COUNT_LSB +: 16] != '1) e[nic_formats_pkg::NIC_VP_ERR_COUNT_LSB +: 16] = e[nic_formats_pkg::NIC_VP_ERR_COUNT_LSB +: 16] + 16'd1;
         err_d[32'(ev)*64 +: 64] = e;
         err_new[ev] = 1'b1;
       end
@@ -203,58 +202,58 @@ module nic_regs #(
       err_q <= err_d;
       for (int v = 0; v < NumVp; v++) if (err_new[v]) irq_cause_q[v*3 + 2] <= 1'b1;
       if (rx_err_valid_i) begin
-        if (rx_err_q[NIC_RX_ERR_COUNT_LSB +: 16] == '0) rx_err_q <= rx_err_i & ~(64'hFFFF << NIC_RX_ERR_COUNT_LSB)
-                                                                  | (64'd1 << NIC_RX_ERR_COUNT_LSB);
-        else if (rx_err_q[NIC_RX_ERR_COUNT_LSB +: 16] != '1) rx_err_q[NIC_RX_ERR_COUNT_LSB +: 16] <= rx_err_q[NIC_RX_ERR_COUNT_LSB +: 16] + 16'd1;
+        if (rx_err_q[nic_formats_pkg::NIC_RX_ERR_COUNT_LSB +: 16] == '0) rx_err_q <= rx_err_i & ~(64'hFFFF << nic_formats_pkg::NIC_RX_ERR_COUNT_LSB)
+                                                                  | (64'd1 << nic_formats_pkg::NIC_RX_ERR_COUNT_LSB);
+        else if (rx_err_q[nic_formats_pkg::NIC_RX_ERR_COUNT_LSB +: 16] != '1) rx_err_q[nic_formats_pkg::NIC_RX_ERR_COUNT_LSB +: 16] <= rx_err_q[nic_formats_pkg::NIC_RX_ERR_COUNT_LSB +: 16] + 16'd1;
         irq_status_q[0] <= 1'b1;
       end
       // software writes
       if (wr && user) begin
         case (18'(uoff))
-          NIC_VP_CQ_HEAD_OFFSET:   cq_head_o[32'(vp)*32 +: 32]  <= mmio_req_wdata_i[31:0];
-          NIC_VP_MPQ_HEAD_OFFSET:  mpq_head_o[32'(vp)*32 +: 32] <= mmio_req_wdata_i[31:0];
-          NIC_VP_ERR_OFFSET:       err_q[32'(vp)*64 +: 64]      <= '0;
-          NIC_VP_IRQ_EN_OFFSET:    irq_en_q[32'(vp)*3 +: 3]     <= mmio_req_wdata_i[2:0];
-          NIC_VP_IRQ_CAUSE_OFFSET: irq_cause_q[32'(vp)*3 +: 3]  <= irq_cause_q[32'(vp)*3 +: 3] & ~mmio_req_wdata_i[2:0];
+          nic_formats_pkg::NIC_VP_CQ_HEAD_OFFSET:   cq_head_o[32'(vp)*32 +: 32]  <= mmio_req_wdata_i[31:0];
+          nic_formats_pkg::NIC_VP_MPQ_HEAD_OFFSET:  mpq_head_o[32'(vp)*32 +: 32] <= mmio_req_wdata_i[31:0];
+          nic_formats_pkg::NIC_VP_ERR_OFFSET:       err_q[32'(vp)*64 +: 64]      <= '0;
+          nic_formats_pkg::NIC_VP_IRQ_EN_OFFSET:    irq_en_q[32'(vp)*3 +: 3]     <= mmio_req_wdata_i[2:0];
+          nic_formats_pkg::NIC_VP_IRQ_CAUSE_OFFSET: irq_cause_q[32'(vp)*3 +: 3]  <= irq_cause_q[32'(vp)*3 +: 3] & ~mmio_req_wdata_i[2:0];
           default: ;
         endcase
       end
       if (wr && vpc) begin
         case (18'(voff))
-          NIC_VPC_CTRL_OFFSET: begin
-            vp_en_o[vp]      <= mmio_req_wdata_i[NIC_VPC_CTRL_ENABLE_LSB];
-            vp_phys_ok_o[vp] <= mmio_req_wdata_i[NIC_VPC_CTRL_PHYS_OK_LSB];
+          nic_formats_pkg::NIC_VPC_CTRL_OFFSET: begin
+            vp_en_o[vp]      <= mmio_req_wdata_i[nic_formats_pkg::NIC_VPC_CTRL_ENABLE_LSB];
+            vp_phys_ok_o[vp] <= mmio_req_wdata_i[nic_formats_pkg::NIC_VPC_CTRL_PHYS_OK_LSB];
           end
-          NIC_VPC_CQ_BASE_OFFSET:  cq_base_o[32'(vp)*48 +: 48]  <= mmio_req_wdata_i[47:0];
-          NIC_VPC_MPQ_BASE_OFFSET: mpq_base_o[32'(vp)*48 +: 48] <= mmio_req_wdata_i[47:0];
-          NIC_VPC_HDQ_BASE_OFFSET: hdq_base_o[32'(vp)*48 +: 48] <= mmio_req_wdata_i[47:0];
-          NIC_VPC_SIZES_OFFSET: begin
-            cq_log2_o[32'(vp)*5 +: 5]  <= mmio_req_wdata_i[NIC_VPC_SIZES_CQ_LOG2_LSB +: 5];
-            mpq_log2_o[32'(vp)*5 +: 5] <= mmio_req_wdata_i[NIC_VPC_SIZES_MPQ_LOG2_LSB +: 5];
-            hdq_log2_o[32'(vp)*5 +: 5] <= mmio_req_wdata_i[NIC_VPC_SIZES_HDQ_LOG2_LSB +: 5];
+          nic_formats_pkg::NIC_VPC_CQ_BASE_OFFSET:  cq_base_o[32'(vp)*48 +: 48]  <= mmio_req_wdata_i[47:0];
+          nic_formats_pkg::NIC_VPC_MPQ_BASE_OFFSET: mpq_base_o[32'(vp)*48 +: 48] <= mmio_req_wdata_i[47:0];
+          nic_formats_pkg::NIC_VPC_HDQ_BASE_OFFSET: hdq_base_o[32'(vp)*48 +: 48] <= mmio_req_wdata_i[47:0];
+          nic_formats_pkg::NIC_VPC_SIZES_OFFSET: begin
+            cq_log2_o[32'(vp)*5 +: 5]  <= mmio_req_wdata_i[nic_formats_pkg::NIC_VPC_SIZES_CQ_LOG2_LSB +: 5];
+            mpq_log2_o[32'(vp)*5 +: 5] <= mmio_req_wdata_i[nic_formats_pkg::NIC_VPC_SIZES_MPQ_LOG2_LSB +: 5];
+            hdq_log2_o[32'(vp)*5 +: 5] <= mmio_req_wdata_i[nic_formats_pkg::NIC_VPC_SIZES_HDQ_LOG2_LSB +: 5];
           end
           default: ;
         endcase
       end else if (wr && priv) begin
         case (poff)
-          NIC_NODE_ID_OFFSET:    node_id_q    <= mmio_req_wdata_i[13:0];
-          NIC_IRQ_STATUS_OFFSET: irq_status_q <= irq_status_q & ~mmio_req_wdata_i[0:0];
-          NIC_IRQ_ENABLE_OFFSET: irq_enable_q <= mmio_req_wdata_i[0:0];
-          NIC_ATT_INDEX_OFFSET:  att_index_q  <= mmio_req_wdata_i[31:0];
-          NIC_ATT_DATA_OFFSET: begin
+          nic_formats_pkg::NIC_NODE_ID_OFFSET:    node_id_q    <= mmio_req_wdata_i[13:0];
+          nic_formats_pkg::NIC_IRQ_STATUS_OFFSET: irq_status_q <= irq_status_q & ~mmio_req_wdata_i[0:0];
+          nic_formats_pkg::NIC_IRQ_ENABLE_OFFSET: irq_enable_q <= mmio_req_wdata_i[0:0];
+          nic_formats_pkg::NIC_ATT_INDEX_OFFSET:  att_index_q  <= mmio_req_wdata_i[31:0];
+          nic_formats_pkg::NIC_ATT_DATA_OFFSET: begin
             att_we_o    <= 1'b1;
             att_index_o <= att_index_q;
             att_ppn_o   <= mmio_req_wdata_i[35:0];
             att_index_q <= att_index_q + 32'd1;
           end
-          NIC_KEY_SEL_OFFSET:  key_sel_q  <= mmio_req_wdata_i[15:0];
-          NIC_KEY_BASE_OFFSET: key_base_q <= mmio_req_wdata_i[47:0];
-          NIC_KEY_LEN_OFFSET:  key_len_q  <= mmio_req_wdata_i[39:0];
-          NIC_KEY_CTRL_OFFSET: begin
+          nic_formats_pkg::NIC_KEY_SEL_OFFSET:  key_sel_q  <= mmio_req_wdata_i[15:0];
+          nic_formats_pkg::NIC_KEY_BASE_OFFSET: key_base_q <= mmio_req_wdata_i[47:0];
+          nic_formats_pkg::NIC_KEY_LEN_OFFSET:  key_len_q  <= mmio_req_wdata_i[39:0];
+          nic_formats_pkg::NIC_KEY_CTRL_OFFSET: begin
             key_ctrl_q <= mmio_req_wdata_i;
             key_we_o   <= 1'b1;
           end
-          NIC_RX_ERR_OFFSET: rx_err_q <= '0;
+          nic_formats_pkg::NIC_RX_ERR_OFFSET: rx_err_q <= '0;
           default: ;
         endcase
       end
@@ -263,45 +262,45 @@ module nic_regs #(
       rdata_q <= '0;
       if (rd && user) begin
         case (18'(uoff))
-          NIC_VP_DQ_FREE_OFFSET:   rdata_q <= 64'(DqWords) - 64'(dq_words_i[32'(vp)*CntW +: CntW]);
-          NIC_VP_HDQ_HEAD_OFFSET:  rdata_q <= 64'(hdq_head_i[32'(vp)*32 +: 32]);
-          NIC_VP_CQ_HEAD_OFFSET:   rdata_q <= 64'(cq_head_o[32'(vp)*32 +: 32]);
-          NIC_VP_CQ_TAIL_OFFSET:   rdata_q <= 64'(cq_tail_i[32'(vp)*32 +: 32]);
-          NIC_VP_MPQ_HEAD_OFFSET:  rdata_q <= 64'(mpq_head_o[32'(vp)*32 +: 32]);
-          NIC_VP_MPQ_TAIL_OFFSET:  rdata_q <= 64'(mpq_tail_i[32'(vp)*32 +: 32]);
-          NIC_VP_ERR_OFFSET:       rdata_q <= err_q[32'(vp)*64 +: 64];
-          NIC_VP_STATUS_OFFSET:    rdata_q <= vp_status_i[32'(vp)*64 +: 64];
-          NIC_VP_IRQ_EN_OFFSET:    rdata_q <= 64'(irq_en_q[32'(vp)*3 +: 3]);
-          NIC_VP_IRQ_CAUSE_OFFSET: rdata_q <= 64'(irq_cause_q[32'(vp)*3 +: 3]);
+          nic_formats_pkg::NIC_VP_DQ_FREE_OFFSET:   rdata_q <= 64'(DqWords) - 64'(dq_words_i[32'(vp)*CntW +: CntW]);
+          nic_formats_pkg::NIC_VP_HDQ_HEAD_OFFSET:  rdata_q <= 64'(hdq_head_i[32'(vp)*32 +: 32]);
+          nic_formats_pkg::NIC_VP_CQ_HEAD_OFFSET:   rdata_q <= 64'(cq_head_o[32'(vp)*32 +: 32]);
+          nic_formats_pkg::NIC_VP_CQ_TAIL_OFFSET:   rdata_q <= 64'(cq_tail_i[32'(vp)*32 +: 32]);
+          nic_formats_pkg::NIC_VP_MPQ_HEAD_OFFSET:  rdata_q <= 64'(mpq_head_o[32'(vp)*32 +: 32]);
+          nic_formats_pkg::NIC_VP_MPQ_TAIL_OFFSET:  rdata_q <= 64'(mpq_tail_i[32'(vp)*32 +: 32]);
+          nic_formats_pkg::NIC_VP_ERR_OFFSET:       rdata_q <= err_q[32'(vp)*64 +: 64];
+          nic_formats_pkg::NIC_VP_STATUS_OFFSET:    rdata_q <= vp_status_i[32'(vp)*64 +: 64];
+          nic_formats_pkg::NIC_VP_IRQ_EN_OFFSET:    rdata_q <= 64'(irq_en_q[32'(vp)*3 +: 3]);
+          nic_formats_pkg::NIC_VP_IRQ_CAUSE_OFFSET: rdata_q <= 64'(irq_cause_q[32'(vp)*3 +: 3]);
           default: ;
         endcase
       end else if (rd && vpc) begin
         case (18'(voff))
-          NIC_VPC_CTRL_OFFSET:     rdata_q <= 64'({vp_phys_ok_o[vp], vp_en_o[vp]});
-          NIC_VPC_CQ_BASE_OFFSET:  rdata_q <= 64'(cq_base_o[32'(vp)*48 +: 48]);
-          NIC_VPC_MPQ_BASE_OFFSET: rdata_q <= 64'(mpq_base_o[32'(vp)*48 +: 48]);
-          NIC_VPC_HDQ_BASE_OFFSET: rdata_q <= 64'(hdq_base_o[32'(vp)*48 +: 48]);
-          NIC_VPC_SIZES_OFFSET:    rdata_q <= (64'(hdq_log2_o[32'(vp)*5 +: 5]) << NIC_VPC_SIZES_HDQ_LOG2_LSB)
-                                            | (64'(mpq_log2_o[32'(vp)*5 +: 5]) << NIC_VPC_SIZES_MPQ_LOG2_LSB)
-                                            | (64'(cq_log2_o[32'(vp)*5 +: 5]) << NIC_VPC_SIZES_CQ_LOG2_LSB);
+          nic_formats_pkg::NIC_VPC_CTRL_OFFSET:     rdata_q <= 64'({vp_phys_ok_o[vp], vp_en_o[vp]});
+          nic_formats_pkg::NIC_VPC_CQ_BASE_OFFSET:  rdata_q <= 64'(cq_base_o[32'(vp)*48 +: 48]);
+          nic_formats_pkg::NIC_VPC_MPQ_BASE_OFFSET: rdata_q <= 64'(mpq_base_o[32'(vp)*48 +: 48]);
+          nic_formats_pkg::NIC_VPC_HDQ_BASE_OFFSET: rdata_q <= 64'(hdq_base_o[32'(vp)*48 +: 48]);
+          nic_formats_pkg::NIC_VPC_SIZES_OFFSET:    rdata_q <= (64'(hdq_log2_o[32'(vp)*5 +: 5]) << nic_formats_pkg::NIC_VPC_SIZES_HDQ_LOG2_LSB)
+                                            | (64'(mpq_log2_o[32'(vp)*5 +: 5]) << nic_formats_pkg::NIC_VPC_SIZES_MPQ_LOG2_LSB)
+                                            | (64'(cq_log2_o[32'(vp)*5 +: 5]) << nic_formats_pkg::NIC_VPC_SIZES_CQ_LOG2_LSB);
           default: ;
         endcase
       end else if (rd && priv) begin
         case (poff)
-          NIC_ID_OFFSET:         rdata_q <= (64'(NIC_ID_VERSION_RESET) << NIC_ID_VERSION_LSB) | 64'(NIC_ID_MAGIC_RESET);
-          NIC_CONFIG_OFFSET:     rdata_q <= (64'(AttLog2) << NIC_CONFIG_ATT_LOG2_LSB) | (64'(NumKeys) << NIC_CONFIG_NUM_KEYS_LSB)
-                                            | (64'(DqWords) << NIC_CONFIG_DQ_WORDS_LSB) | 64'(NumVp);
-          NIC_NODE_ID_OFFSET:    rdata_q <= 64'(node_id_q);
-          NIC_IRQ_VP_OFFSET:     rdata_q <= 64'(irq_vps);
-          NIC_IRQ_STATUS_OFFSET: rdata_q <= 64'(irq_status_q);
-          NIC_IRQ_ENABLE_OFFSET: rdata_q <= 64'(irq_enable_q);
-          NIC_ATT_INDEX_OFFSET:  rdata_q <= 64'(att_index_q);
-          NIC_KEY_SEL_OFFSET:    rdata_q <= 64'(key_sel_q);
-          NIC_KEY_BASE_OFFSET:   rdata_q <= 64'(key_base_q);
-          NIC_KEY_LEN_OFFSET:    rdata_q <= 64'(key_len_q);
-          NIC_KEY_CTRL_OFFSET:   rdata_q <= key_ctrl_q;
-          NIC_RX_ERR_OFFSET:     rdata_q <= rx_err_q;
-          NIC_COUNTERS_OFFSET:   rdata_q <= {rx_pkts_i, tx_pkts_i};
+          nic_formats_pkg::NIC_ID_OFFSET:         rdata_q <= (64'(nic_formats_pkg::NIC_ID_VERSION_RESET) << nic_formats_pkg::NIC_ID_VERSION_LSB) | 64'(nic_formats_pkg::NIC_ID_MAGIC_RESET);
+          nic_formats_pkg::NIC_CONFIG_OFFSET:     rdata_q <= (64'(AttLog2) << nic_formats_pkg::NIC_CONFIG_ATT_LOG2_LSB) | (64'(NumKeys) << nic_formats_pkg::NIC_CONFIG_NUM_KEYS_LSB)
+                                            | (64'(DqWords) << nic_formats_pkg::NIC_CONFIG_DQ_WORDS_LSB) | 64'(NumVp);
+          nic_formats_pkg::NIC_NODE_ID_OFFSET:    rdata_q <= 64'(node_id_q);
+          nic_formats_pkg::NIC_IRQ_VP_OFFSET:     rdata_q <= 64'(irq_vps);
+          nic_formats_pkg::NIC_IRQ_STATUS_OFFSET: rdata_q <= 64'(irq_status_q);
+          nic_formats_pkg::NIC_IRQ_ENABLE_OFFSET: rdata_q <= 64'(irq_enable_q);
+          nic_formats_pkg::NIC_ATT_INDEX_OFFSET:  rdata_q <= 64'(att_index_q);
+          nic_formats_pkg::NIC_KEY_SEL_OFFSET:    rdata_q <= 64'(key_sel_q);
+          nic_formats_pkg::NIC_KEY_BASE_OFFSET:   rdata_q <= 64'(key_base_q);
+          nic_formats_pkg::NIC_KEY_LEN_OFFSET:    rdata_q <= 64'(key_len_q);
+          nic_formats_pkg::NIC_KEY_CTRL_OFFSET:   rdata_q <= key_ctrl_q;
+          nic_formats_pkg::NIC_RX_ERR_OFFSET:     rdata_q <= rx_err_q;
+          nic_formats_pkg::NIC_COUNTERS_OFFSET:   rdata_q <= {rx_pkts_i, tx_pkts_i};
           default: ;
         endcase
       end

@@ -79,7 +79,6 @@ module nic_rx #(
   output logic                rx_err_valid_o,
   output logic [63:0]         rx_err_o
 );
-  import nic_formats_pkg::*;
 
   if (Vc < 0 || Vc > 1) begin : gen_err_vc
     $error("nic_rx: Vc must be 0 or 1");
@@ -91,7 +90,7 @@ module nic_rx #(
   state_e state_q;
 
   /* verilator lint_off UNUSEDSIGNAL */  // fields of the head and the page offsets not needed here
-  pkt_head_t  h_q;
+  nic_formats_pkg::pkt_head_t  h_q;
   logic [2:0] flit_q;          // payload flit expected next (1..4)
   // the message in progress
   logic       m_ok_q;
@@ -110,13 +109,13 @@ module nic_rx #(
   logic [63:0] mp_word_q;      // MP: the header word of the entry
 
   // ---------------------------------------------------------------- head decode
-  pkt_head_t h;
+  nic_formats_pkg::pkt_head_t h;
   logic      typ_ok;
-  assign h = pkt_head_t'(in_data_i);
+  assign h = (in_data_i);
   always_comb begin
     unique case (h.ptype)
-      NIC_PKT_TYPE_WRITE, NIC_PKT_TYPE_READ_REQ, NIC_PKT_TYPE_MP, NIC_PKT_TYPE_EVENT: typ_ok = (Vc == 0);
-      NIC_PKT_TYPE_READ_DATA, NIC_PKT_TYPE_ACK, NIC_PKT_TYPE_NACK:                    typ_ok = (Vc == 1);
+      nic_formats_pkg::NIC_PKT_TYPE_WRITE, nic_formats_pkg::NIC_PKT_TYPE_READ_REQ, nic_formats_pkg::NIC_PKT_TYPE_MP, nic_formats_pkg::NIC_PKT_TYPE_EVENT: typ_ok = (Vc == 0);
+      nic_formats_pkg::NIC_PKT_TYPE_READ_DATA, nic_formats_pkg::NIC_PKT_TYPE_ACK, nic_formats_pkg::NIC_PKT_TYPE_NACK:                    typ_ok = (Vc == 1);
       default:                                                                        typ_ok = 1'b0;
     endcase
   end
@@ -233,7 +232,7 @@ module nic_rx #(
     xl_rsp_ready_o = 1'b1;
   end
 
-  assign job_valid_o  = state_q == SHead && in_valid_i && h.ptype == NIC_PKT_TYPE_READ_REQ && typ_ok
+  assign job_valid_o  = state_q == SHead && in_valid_i && h.ptype == nic_formats_pkg::NIC_PKT_TYPE_READ_REQ && typ_ok
                         && h.dst_node == node_id_i;
   assign job_head_o   = in_data_i;
   assign ack_valid_o  = state_q == SAck;
@@ -272,7 +271,7 @@ module nic_rx #(
       end
       if (xl_rsp_valid_i && n_pend_q) begin  // kept only for the message that asked for it
         n_pend_q <= 1'b0;
-        n_ok_q   <= xl_rsp_status_i == NIC_STATUS_OK && n_gen_q == m_gen_q;
+        n_ok_q   <= xl_rsp_status_i == nic_formats_pkg::NIC_STATUS_OK && n_gen_q == m_gen_q;
         n_ppn_q  <= xl_rsp_paddr_i[47:12];
       end
       unique case (state_q)
@@ -282,12 +281,12 @@ module nic_rx #(
           ans_q  <= 1'b0;
           if (!typ_ok || h.dst_node != node_id_i) begin
             rx_err_valid_o <= 1'b1;
-            rx_err_o <= (64'(h.src_node) << NIC_RX_ERR_SRC_NODE_LSB) | (64'(h.ptype) << NIC_RX_ERR_PTYPE_LSB)
-                        | 64'(NIC_STATUS_MALFORMED);
+            rx_err_o <= (64'(h.src_node) << nic_formats_pkg::NIC_RX_ERR_SRC_NODE_LSB) | (64'(h.ptype) << nic_formats_pkg::NIC_RX_ERR_PTYPE_LSB)
+                        | 64'(nic_formats_pkg::NIC_STATUS_MALFORMED);
             state_q <= SDrop;
           end else begin
             unique case (h.ptype)
-              NIC_PKT_TYPE_WRITE, NIC_PKT_TYPE_READ_DATA: begin
+              nic_formats_pkg::NIC_PKT_TYPE_WRITE, nic_formats_pkg::NIC_PKT_TYPE_READ_DATA: begin
                 if (h.first) begin
                   m_gen_q <= !m_gen_q;
                   m_key_q <= h.addr.key;
@@ -297,7 +296,7 @@ module nic_rx #(
                   c_ok_q  <= 1'b0;
                   n_ok_q  <= 1'b0;
                   if (32'(h.dst_vp) >= NumVp || !vp_en_i[h.dst_vp]) begin
-                    m_ok_q <= 1'b0; m_status_q <= NIC_STATUS_BAD_VP; state_q <= SData;
+                    m_ok_q <= 1'b0; m_status_q <= nic_formats_pkg::NIC_STATUS_BAD_VP; state_q <= SData;
                   end else begin
                     state_q <= SCheck;
                   end
@@ -310,41 +309,41 @@ module nic_rx #(
                   state_q <= SXlate;
                 end
               end
-              NIC_PKT_TYPE_READ_REQ: state_q <= SDrop;
-              NIC_PKT_TYPE_EVENT: state_q <= m_ok_q ? SEvXl : SDrop;
-              NIC_PKT_TYPE_MP: begin
-                mp_word_q <= (64'(!mpq_tail_o[32'(h.dst_vp)*32 + 32'(mpq_log2_i[32'(h.dst_vp)*5 +: 5])]) << NIC_MP_HEAD_PHASE_LSB)
-                             | (64'(h.aux[31:16]) << NIC_MP_HEAD_TAG_LSB) | (64'(h.len[6:0]) << NIC_MP_HEAD_LEN_LSB)
-                             | (64'(h.src_vp) << NIC_MP_HEAD_SRC_VP_LSB) | 64'(h.src_node);
+              nic_formats_pkg::NIC_PKT_TYPE_READ_REQ: state_q <= SDrop;
+              nic_formats_pkg::NIC_PKT_TYPE_EVENT: state_q <= m_ok_q ? SEvXl : SDrop;
+              nic_formats_pkg::NIC_PKT_TYPE_MP: begin
+                mp_word_q <= (64'(!mpq_tail_o[32'(h.dst_vp)*32 + 32'(mpq_log2_i[32'(h.dst_vp)*5 +: 5])]) << nic_formats_pkg::NIC_MP_HEAD_PHASE_LSB)
+                             | (64'(h.aux[31:16]) << nic_formats_pkg::NIC_MP_HEAD_TAG_LSB) | (64'(h.len[6:0]) << nic_formats_pkg::NIC_MP_HEAD_LEN_LSB)
+                             | (64'(h.src_vp) << nic_formats_pkg::NIC_MP_HEAD_SRC_VP_LSB) | 64'(h.src_node);
                 state_q <= SMp;
               end
               default: begin  // ACK, NACK
-                ans_status_q <= (h.ptype == NIC_PKT_TYPE_NACK) ? (h.aux[7:0] | 8'h80) : NIC_STATUS_OK;
+                ans_status_q <= (h.ptype == nic_formats_pkg::NIC_PKT_TYPE_NACK) ? (h.aux[7:0] | 8'h80) : nic_formats_pkg::NIC_STATUS_OK;
                 ans_q <= 1'b1;
                 state_q <= SDrop;
               end
             endcase
-            if (h.ptype == NIC_PKT_TYPE_EVENT && !m_ok_q) begin
+            if (h.ptype == nic_formats_pkg::NIC_PKT_TYPE_EVENT && !m_ok_q) begin
               ans_status_q <= m_status_q; ans_q <= 1'b1;
             end
           end
         end
         SCheck, SXlate, SEvXl: if (xl_rsp_valid_i && out_q && !n_pend_q) begin
           if (state_q == SCheck) begin
-            m_ok_q <= st == NIC_STATUS_OK;
+            m_ok_q <= st == nic_formats_pkg::NIC_STATUS_OK;
             m_status_q <= st;
           end
-          c_ok_q  <= st == NIC_STATUS_OK;
+          c_ok_q  <= st == nic_formats_pkg::NIC_STATUS_OK;
           c_vpn_q <= h_q.addr.addr[47:12];
           c_ppn_q <= xl_rsp_paddr_i[47:12];
           if (state_q == SEvXl) begin
-            if (st != NIC_STATUS_OK) begin
+            if (st != nic_formats_pkg::NIC_STATUS_OK) begin
               ans_status_q <= st; ans_q <= 1'b1; state_q <= SDrop;
             end else begin
-              ans_status_q <= NIC_STATUS_OK; ans_q <= 1'b1; state_q <= SEvData;
+              ans_status_q <= nic_formats_pkg::NIC_STATUS_OK; ans_q <= 1'b1; state_q <= SEvData;
             end
           end else begin
-            if (state_q == SXlate && st != NIC_STATUS_OK) begin
+            if (state_q == SXlate && st != nic_formats_pkg::NIC_STATUS_OK) begin
               m_ok_q <= 1'b0; m_status_q <= st;
             end
             state_q <= SData;
@@ -356,16 +355,16 @@ module nic_rx #(
             if (in_last_i) begin
               state_q <= SHead;
               if (state_q == SData && h_q.last) begin
-                ans_status_q <= m_ok_q ? NIC_STATUS_OK : m_status_q;
-                if (h_q.ptype == NIC_PKT_TYPE_READ_DATA) state_q <= SDone;
+                ans_status_q <= m_ok_q ? nic_formats_pkg::NIC_STATUS_OK : m_status_q;
+                if (h_q.ptype == nic_formats_pkg::NIC_PKT_TYPE_READ_DATA) state_q <= SDone;
                 else if (!h_q.rev) state_q <= SAck;
               end else if (state_q == SMp) begin
                 mpq_tail_o[32'(h_q.dst_vp)*32 +: 32] <= mpq_tail_o[32'(h_q.dst_vp)*32 +: 32] + 32'd1;
                 mpq_irq_o[h_q.dst_vp] <= 1'b1;
-                ans_status_q <= NIC_STATUS_OK;
+                ans_status_q <= nic_formats_pkg::NIC_STATUS_OK;
                 state_q <= SAck;
               end else if (ans_q) begin
-                state_q <= (h_q.ptype == NIC_PKT_TYPE_ACK || h_q.ptype == NIC_PKT_TYPE_NACK) ? SDone : SAck;
+                state_q <= (h_q.ptype == nic_formats_pkg::NIC_PKT_TYPE_ACK || h_q.ptype == nic_formats_pkg::NIC_PKT_TYPE_NACK) ? SDone : SAck;
               end
             end
           end
@@ -387,11 +386,11 @@ module nic_rx #(
   logic [7:0] mp_refuse_code;
   always_comb begin
     mp_refuse      = 1'b0;
-    mp_refuse_code = NIC_STATUS_OK;
+    mp_refuse_code = nic_formats_pkg::NIC_STATUS_OK;
     if (32'(h_q.dst_vp) >= NumVp || !vp_en_i[h_q.dst_vp] || mlog == '0) begin
-      mp_refuse = 1'b1; mp_refuse_code = NIC_STATUS_BAD_VP;
+      mp_refuse = 1'b1; mp_refuse_code = nic_formats_pkg::NIC_STATUS_BAD_VP;
     end else if (mpq_used >= mpq_size) begin
-      mp_refuse = 1'b1; mp_refuse_code = NIC_STATUS_MPQ_FULL;
+      mp_refuse = 1'b1; mp_refuse_code = nic_formats_pkg::NIC_STATUS_MPQ_FULL;
     end
   end
 endmodule

@@ -66,8 +66,6 @@ module nic_top #(
   output logic         rx_cred_valid_o,
   output logic         rx_cred_vc_o
 );
-  import nic_formats_pkg::*;
-  import nic_cmpl_pkg::*;
 
   localparam int MsgW = 6;
 
@@ -119,7 +117,7 @@ module nic_top #(
   logic        fw_valid, fw_ready;
   logic [4:0]  fw_vp;
   logic [63:0] fw_data;
-  logic [NumVp-1:0]    head_ok, vp_ok;
+  logic [NumVp-1:0]    head_ok, vp_ok, dq_active, cq_stall, blocked;
   logic [NumVp*64-1:0] head_ctrl;
   logic        desc_valid, desc_ready, desc_bad;
   logic [4:0]  desc_vp, desc_nwords;
@@ -131,7 +129,7 @@ module nic_top #(
     .fw_valid_i(fw_valid), .fw_ready_o(fw_ready), .fw_vp_i(fw_vp), .fw_data_i(fw_data),
     .words_o(dq_words), .head_ok_o(head_ok), .head_ctrl_o(head_ctrl), .vp_ok_i(vp_ok),
     .desc_valid_o(desc_valid), .desc_ready_i(desc_ready), .desc_vp_o(desc_vp),
-    .desc_nwords_o(desc_nwords), .desc_words_o(desc_words), .desc_bad_o(desc_bad));
+    .desc_nwords_o(desc_nwords), .desc_words_o(desc_words), .desc_bad_o(desc_bad), .active_o(dq_active));
 
   // DMA read masters: 0 engine 0, 1 engine 1, 2 the host-DQ fetcher
   localparam int RdReqW = 48 + 13;
@@ -186,7 +184,7 @@ module nic_top #(
   logic        free_ok, rec_we, start, cerr_valid, cerr_ready, fail_valid, fail_ready;
   logic [MsgW-1:0] free_id, fail_id;
   logic [4:0]  start_vp;
-  logic [RecW-1:0] rec;
+  logic [nic_cmpl_pkg::RecW-1:0] rec;
   logic [7:0]  cerr_status, fail_status;
   logic [31:0] cerr_info;
   // engine 0
@@ -203,7 +201,7 @@ module nic_top #(
   nic_exec #(.NumVp(NumVp), .MaxWords(MaxWords), .MsgW(MsgW)) u_exec (
     .clk_i, .rst_ni, .node_id_i(node_id), .vp_en_i(vp_en), .vp_phys_ok_i(vp_phys_ok),
     .cq_log2_i(cq_log2), .cq_head_i(cq_head), .cq_tail_i(cq_tail), .outstanding_i(outstanding),
-    .head_ok_i(head_ok), .head_ctrl_i(head_ctrl), .vp_ok_o(vp_ok),
+    .head_ok_i(head_ok), .head_ctrl_i(head_ctrl), .vp_ok_o(vp_ok), .cq_stall_o(cq_stall), .blocked_o(blocked),
     .desc_valid_i(desc_valid), .desc_ready_o(desc_ready), .desc_vp_i(desc_vp),
     .desc_nwords_i(desc_nwords), .desc_words_i(desc_words), .desc_bad_i(desc_bad),
     .xl_req_valid_o(xq_valid[0]), .xl_req_ready_i(xq_ready[0]), .xl_req_vp_o(xq_vp[0 +: 5]),
@@ -248,15 +246,15 @@ module nic_top #(
   logic        j1_valid, j1_ready, r1_valid, r1_ready, rq_room;
   logic [255:0] rq_head;
   /* verilator lint_off UNUSEDSIGNAL */  // the fields of a read request engine 1 needs
-  pkt_head_t   rqh;
+  nic_formats_pkg::pkt_head_t   rqh;
   /* verilator lint_on UNUSEDSIGNAL */
-  pkt_head_t   h1;
+  nic_formats_pkg::pkt_head_t   h1;
   logic [7:0]  r1_status, r1_msg_id;
   logic [4:0]  r1_vp;
-  assign rqh = pkt_head_t'(rq_head);
+  assign rqh = (rq_head);
   always_comb begin
     h1 = '0;
-    h1.ptype    = NIC_PKT_TYPE_READ_DATA;
+    h1.ptype    = nic_formats_pkg::NIC_PKT_TYPE_READ_DATA;
     h1.src_node = node_id;
     h1.dst_node = rqh.src_node;
     h1.src_vp   = rqh.dst_vp;
@@ -428,8 +426,11 @@ module nic_top #(
   always_comb begin
     vp_status = '0;
     for (int v = 0; v < NumVp; v++) begin
-      vp_status[v*64 + NIC_VP_STATUS_OUTSTANDING_LSB +: 8] = outstanding[v*8 +: 8];
-      vp_status[v*64 + NIC_VP_STATUS_DQ_WORDS_LSB +: 10]   = 10'(dq_words[v*CntW +: CntW]);
+      // a descriptor between the DQ and execution counts as outstanding (nic_dq active_o)
+      vp_status[v*64 + nic_formats_pkg::NIC_VP_STATUS_OUTSTANDING_LSB +: 8] = outstanding[v*8 +: 8] + 8'(dq_active[v]);
+      vp_status[v*64 + nic_formats_pkg::NIC_VP_STATUS_CQ_STALL_LSB] = cq_stall[v];
+      vp_status[v*64 + nic_formats_pkg::NIC_VP_STATUS_BLOCKED_LSB]  = blocked[v];
+      vp_status[v*64 + nic_formats_pkg::NIC_VP_STATUS_DQ_WORDS_LSB +: 10]   = 10'(dq_words[v*CntW +: CntW]);
     end
   end
   always_ff @(posedge clk_i) begin

@@ -25,6 +25,7 @@ struct rdma_ep {
   uint64_t hdq_tail = 0;    // host DQ words written (free-running)
   uint64_t cq_head = 0, mpq_head = 0;
   bool fence = false;       // the next descriptor blocks
+  bool dma_posted = false;  // host-DQ words posted since the fetcher was last seen caught up
 };
 
 namespace hpcnet::nic {
@@ -96,9 +97,17 @@ int post(rdma_ep* ep, f::DescCtrl c, std::vector<uint64_t> words, const rdma_opt
     for (unsigned i = 0; i < n; ++i)
       d.platform().mem_write64(ep->vp->hdq.phys + 8 * ((ep->hdq_tail + i) & (size - 1)), words[i]);
     ep->hdq_tail += n;
+    ep->dma_posted = true;
     d.platform().fence();
     d.set_vp_reg(v, f::VP_HDQ_TAIL_OFFSET, ep->hdq_tail & 0xFFFF'FFFF);
     return 0;
+  }
+  // PIO after DMA on one VP: the DQ takes words in arrival order, so the fetcher must have taken
+  // every word of the host DQ before a PIO word may follow (docs/nic.md, Descriptors)
+  if (ep->dma_posted) {
+    const uint64_t mask = (1ull << ep->vp->cfg.hdq_log2) - 1;
+    while (d.vp_reg(v, f::VP_HDQ_HEAD_OFFSET) != (ep->hdq_tail & mask)) d.platform().relax();
+    ep->dma_posted = false;
   }
   while (ep->dq_free < n) {
     ep->dq_free = d.vp_reg(v, f::VP_DQ_FREE_OFFSET);
@@ -154,6 +163,7 @@ int rdma_open(rdma_ep** out) {
   const unsigned v = ep->vp->index;
   ep->cq_head = ep->drv->vp_reg(v, f::VP_CQ_HEAD_OFFSET);
   ep->mpq_head = ep->drv->vp_reg(v, f::VP_MPQ_HEAD_OFFSET);
+  ep->hdq_tail = ep->drv->vp_reg(v, f::VP_HDQ_HEAD_OFFSET);  // the fetcher's count of this VP goes on
   *out = ep.release();
   return 0;
 }

@@ -286,7 +286,7 @@ inline constexpr Field VP_STATUS_BLOCKED{0, 21, 1};
 struct VpStatus {
   static constexpr unsigned kBits = 64, kWords = 1;
   using Words = std::array<std::uint64_t, kWords>;
-  // [7:0] descriptors started and not yet completed
+  // [7:0] descriptors taken from the DQ and not yet completed
   std::uint32_t outstanding = 0;
   // [17:8] words in the on-chip DQ
   std::uint32_t dq_words = 0;
