@@ -60,5 +60,6 @@ void add_ssm_commands(Registry& r);      // bench/ssm: demo, bench-ssm, bench-ba
 void add_gsn_commands(Registry& r);      // bench/gsn: bench-gsn
 void add_net_commands(Registry& r);      // bench/net: net
 void add_cluster_commands(Registry& r);  // bench/system: cluster
+void add_nic_commands(Registry& r);      // bench/nic: nic
 
 }  // namespace hpcnet::bench
