@@ -9,6 +9,10 @@ void add_nic_commands(Registry& reg) {
     c.allow_extras();
     return []() -> int { throw UsageError("nic", "not in this build: the nic block is left out (HPCNET_SKIP_BLOCKS)"); };
   });
+  reg.add("nic-demo", "not in this build: the nic block is left out (HPCNET_SKIP_BLOCKS)", [](CLI::App& c) -> Runner {
+    c.allow_extras();
+    return []() -> int { throw UsageError("nic-demo", "not in this build: the nic block is left out (HPCNET_SKIP_BLOCKS)"); };
+  });
 }
 
 }  // namespace hpcnet::bench

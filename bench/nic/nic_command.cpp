@@ -181,6 +181,8 @@ int NicCommand::run() {
 
 }  // namespace
 
+void add_nic_demo(Registry& reg);
+
 void add_nic_commands(Registry& reg) {
   reg.add(
       "nic",
@@ -237,6 +239,7 @@ void add_nic_commands(Registry& reg) {
       "which run to trace; one two-node system per measurement, in this order: latency: one per path (--paths order), "
       "bandwidth: one per size, read: one per size, vps: one, speed: streaming, then ping-pong; run 1 = the first "
       "scenario's first");
+  add_nic_demo(reg);  // bench/nic/nic_demo.cpp
 }
 
 }  // namespace hpcnet::bench
