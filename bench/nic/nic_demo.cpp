@@ -122,21 +122,26 @@ int nic_demo(const NicDemoOptions& o) {
   });
   s->ok = got_len == 13 && std::memcmp(msg, "hello, node 1", 13) == 0 && info.src_node == 0;
   s->detail = s->ok ? fmt::format("received from node {} VP {}", info.src_node, info.src_vp) : "WRONG";
-  // 5. a protected access: node 1's key used as node 0's source
+  // 5. a protected access: a write that would run past the end of node 1's region (its last 40
+  // bytes are inside: none of them may be written)
   rdma_cqe e{};
   int n_cqe = 0, rc_p = 0;
-  s = timed("write from a key node 0 does not own", [&] {
+  const uint64_t edge = dst + o.bytes + 256 - 40;
+  std::vector<uint8_t> before(40), after(40);
+  rdma_mem_read(b, edge, before.data(), 40);
+  s = timed("write past the end of the target's region", [&] {
     pair.spawn(0, 0, 0, [&] {
-      rdma_write(a, 1, vb, {kd, dst}, {kd, src}, 64, nullptr);
+      rdma_write(a, 1, vb, {kd, edge}, {ks, src}, 64, nullptr);
       rc_p = rdma_quiet(a);
       n_cqe = rdma_poll_cq(a, &e, 1);
     });
     pair.run();
   });
-  rdma_mem_read(b, dst, got.data(), got.size());
-  s->ok = rc_p < 0 && n_cqe == 1 && e.status == rc_p && got == data;
-  s->detail = s->ok ? fmt::format("error CQ entry: status {} ({}), no byte touched", -e.status,
-                                  nic_formats::to_string(nic_formats::Status(-e.status & 0x7F)))
+  rdma_mem_read(b, edge, after.data(), 40);
+  s->ok = rc_p < 0 && n_cqe == 1 && e.status == rc_p && after == before;
+  s->detail = s->ok ? fmt::format("error CQ entry: {}{}, no byte touched",
+                                  nic_formats::to_string(nic_formats::Status(-e.status & 0x7F)),
+                                  (-e.status & 0x80) ? " (found at the target)" : "")
                     : "WRONG";
 
   bool ok = true;

@@ -54,3 +54,8 @@ cli_expect(nic_bad_scenario 2 [=[--scenario: frob not in]=] --no [=[: seed]=] --
 cli_expect(nic_bad_vps 2 [=[--vps: Value 33 not in range 1 to 32]=] --no [=[: seed]=] -- nic --vps 33)
 cli_expect(nic_list_space 2 [=[not expected: 16]=] --no [=[: seed]=] -- nic --sizes 8 16)
 cli_expect(nic_zero_size 2 [=[--sizes: Value 0 not in range]=] --no [=[: seed]=] -- nic --sizes 0,8)
+# The NIC demo (bench/nic/nic_demo.cpp): every step checked, the trace of both NICs written.
+cli_expect(nic_demo 0 [=[result +: PASS]=] --has [=[write past the end of the target's region .*RANGE \(found at the target\), no byte touched]=]
+           --exists ${_cli}/nic_demo/nic.fst --exists ${_cli}/nic_demo/nic-2.fst --json ${_cli}/nic_demo/nic.json tables.nic-demo
+           -- nic-demo --trace ${_cli}/nic_demo/nic.fst --json ${_cli}/nic_demo/nic.json)
+cli_expect(nic_demo_bad_bytes 2 [=[--bytes]=] -- nic-demo --bytes 0)
