@@ -73,19 +73,15 @@ f::DescCtrl ctrl(rdma_ep* ep, f::DescType t, unsigned node, unsigned vp, const r
     c.intr = o->flags & RDMA_F_INTR;
     c.lev = o->local_event != nullptr;
     c.rev = o->remote_event != nullptr;
+    c.phys = o->flags & RDMA_F_PHYS;
   }
   c.block = c.block || ep->fence;
   return c;
 }
 
-// Submits a descriptor (words[0] is its control word, NWORDS filled in here).
-int post(rdma_ep* ep, f::DescCtrl c, std::vector<uint64_t> words, const rdma_opts* o) {
+// Appends n words to the VP's DQ by the submission mode `mode` (words[0..n) as they are).
+int submit(rdma_ep* ep, const uint64_t* words, unsigned n, int mode) {
   Driver& d = *ep->drv;
-  const unsigned n = unsigned(words.size()) + 1;
-  c.nwords = n;
-  words.insert(words.begin(), c.pack()[0]);
-  ep->fence = false;
-  const int mode = (o && o->submit >= 0) ? o->submit : ep->submit;
   const unsigned v = ep->vp->index;
   if (mode == RDMA_SUBMIT_DMA) {
     if (!ep->vp->hdq) return RDMA_EINVAL;
@@ -122,9 +118,9 @@ int post(rdma_ep* ep, f::DescCtrl c, std::vector<uint64_t> words, const rdma_opt
   ep->dq_free -= n;
   constexpr unsigned kWindow = f::VP_DQ_FREE_OFFSET / 8;  // words of the DQ window
   if (mode == RDMA_SUBMIT_PIO_WC) {
-    ep->pio_pos = (ep->pio_pos + 7) & ~7u;  // each descriptor starts a 64-byte line
+    ep->pio_pos = (ep->pio_pos + 7) & ~7u;  // each call starts a 64-byte line
     if (ep->pio_pos + n > kWindow) ep->pio_pos = 0;
-    d.device().mmio_write_wc(ep->vp->page() + 8ull * ep->pio_pos, words.data(), n);
+    d.device().mmio_write_wc(ep->vp->page() + 8ull * ep->pio_pos, words, n);
     ep->pio_pos += n;
   } else {
     for (unsigned i = 0; i < n; ++i) {
@@ -133,6 +129,17 @@ int post(rdma_ep* ep, f::DescCtrl c, std::vector<uint64_t> words, const rdma_opt
     }
   }
   return 0;
+}
+
+int mode_of(rdma_ep* ep, const rdma_opts* o) { return (o && o->submit >= 0) ? o->submit : ep->submit; }
+
+// Submits a descriptor (words[0] is its control word, NWORDS filled in here).
+int post(rdma_ep* ep, f::DescCtrl c, std::vector<uint64_t> words, const rdma_opts* o) {
+  const unsigned n = unsigned(words.size()) + 1;
+  c.nwords = n;
+  words.insert(words.begin(), c.pack()[0]);
+  ep->fence = false;
+  return submit(ep, words.data(), n, mode_of(ep, o));
 }
 
 int rdma_rw(rdma_ep* ep, f::DescType t, unsigned node, unsigned vp, rdma_addr remote, rdma_addr local, uint32_t len,
@@ -157,11 +164,22 @@ using namespace hpcnet::nic;
 
 extern "C" {
 
-int rdma_open(rdma_ep** out) {
+int rdma_open(rdma_ep** out) { return rdma_open_attr(out, nullptr); }
+
+int rdma_open_attr(rdma_ep** out, const rdma_ep_attr* attr) {
   auto ep = std::make_unique<rdma_ep>();
   ep->drv = &node_driver();
+  VpConfig cfg;
+  if (attr) {
+    cfg.cq_log2 = attr->cq_log2;
+    cfg.mpq_log2 = attr->mpq_log2;
+    cfg.hdq_log2 = attr->hdq_log2;
+    cfg.phys_ok = attr->phys_ok != 0;
+  }
   try {
-    ep->vp = &ep->drv->open_vp();
+    ep->vp = &ep->drv->open_vp(cfg);
+  } catch (const std::invalid_argument&) {
+    return RDMA_EINVAL;
   } catch (const std::runtime_error&) {
     return -static_cast<int>(f::Status::BAD_VP);
   }
@@ -191,6 +209,7 @@ uint64_t rdma_alloc(rdma_ep* ep, size_t bytes, unsigned offset) { return ep->as-
 void rdma_free(rdma_ep* ep, uint64_t vaddr) { ep->as->free(vaddr); }
 void rdma_mem_read(rdma_ep* ep, uint64_t vaddr, void* dst, size_t n) { ep->as->read(vaddr, dst, n); }
 void rdma_mem_write(rdma_ep* ep, uint64_t vaddr, const void* src, size_t n) { ep->as->write(vaddr, src, n); }
+uint64_t rdma_phys(rdma_ep* ep, uint64_t vaddr) { return ep->as->phys(vaddr); }
 
 int rdma_reg_mr(rdma_ep* ep, uint64_t vaddr, size_t bytes, int access, uint16_t* key) {
   try {
@@ -298,6 +317,11 @@ void rdma_wait_event(rdma_ep* ep, uint64_t vaddr, void* out) {
 }
 
 void rdma_fence(rdma_ep* ep) { ep->fence = true; }
+
+int rdma_post_raw(rdma_ep* ep, const uint64_t* words, unsigned n) {
+  if (n == 0) return RDMA_EINVAL;
+  return submit(ep, words, n, ep->submit);
+}
 
 int rdma_quiet(rdma_ep* ep) {
   Driver& d = *ep->drv;

@@ -13,68 +13,9 @@
 
 #include "hpcnet/rdma.h"
 #include "hpcnet/tb/seed.hpp"
-#include "sim/nic/nic_pair.hpp"
+#include "nic_pair_tb.hpp"
 
-using hpcnet::sim::NicPair;
-namespace f = hpcnet::nic_formats;
-
-namespace {
-
-constexpr uint8_t kGuard = 0xEE;
-
-struct Buf {
-  uint64_t va = 0;
-  uint16_t key = 0;
-  size_t bytes = 0;
-};
-
-// A buffer of `bytes` at `offset` into its first page, registered with `access`, filled with `fill`.
-Buf make_buf(rdma_ep* ep, size_t bytes, unsigned offset, int access, uint8_t fill) {
-  Buf b;
-  b.bytes = bytes;
-  b.va = rdma_alloc(ep, bytes, offset);
-  std::vector<uint8_t> v(bytes, fill);
-  rdma_mem_write(ep, b.va, v.data(), bytes);
-  REQUIRE(rdma_reg_mr(ep, b.va, bytes, access, &b.key) == 0);
-  return b;
-}
-
-std::vector<uint8_t> peek(rdma_ep* ep, uint64_t va, size_t n) {
-  std::vector<uint8_t> v(n);
-  rdma_mem_read(ep, va, v.data(), n);
-  return v;
-}
-
-// Where two byte images differ: "same", or the first difference, its bytes and how many differ.
-std::string diff(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want) {
-  if (got == want) return "same";
-  size_t first = SIZE_MAX, n = 0;
-  for (size_t i = 0; i < std::min(got.size(), want.size()); ++i)
-    if (got[i] != want[i]) {
-      if (first == SIZE_MAX) first = i;
-      ++n;
-    }
-  return "first difference at byte " + std::to_string(first) + ": got " + std::to_string(got.at(first)) +
-         ", want " + std::to_string(want.at(first)) + "; " + std::to_string(n) + " bytes differ";
-}
-
-// Both endpoints opened (node 0: initiator, node 1: target) in one run.
-struct Pair {
-  NicPair pair;
-  rdma_ep* a = nullptr;
-  rdma_ep* b = nullptr;
-  Pair() {
-    pair.spawn(0, 0, 0, [&] { REQUIRE(rdma_open(&a) == 0); });
-    pair.spawn(1, 0, 0, [&] { REQUIRE(rdma_open(&b) == 0); });
-    pair.run();
-  }
-  void on(unsigned node, std::function<void()> fn) {
-    pair.spawn(node, 0, 0, std::move(fn));
-    pair.run();
-  }
-};
-
-}  // namespace
+using namespace nic_tb;
 
 TEST_CASE("nic: the driver finds the NIC and opens a VP", "[nic]") {
   Pair p;

@@ -34,8 +34,9 @@ enum { RDMA_ACCESS_READ = 1, RDMA_ACCESS_WRITE = 2 };
 /* how descriptors reach the NIC: PIO through the write-combining mapping (the default), PIO one
  * uncached word at a time, or written to the host DQ in memory and fetched by DMA on a doorbell */
 enum { RDMA_SUBMIT_PIO_WC = 0, RDMA_SUBMIT_PIO = 1, RDMA_SUBMIT_DMA = 2 };
-/* post flags */
-enum { RDMA_F_CQ = 1, RDMA_F_BLOCK = 2, RDMA_F_INTR = 4 };
+/* post flags. RDMA_F_PHYS: the addresses are physical (rdma_addr.key ignored): only on an
+ * endpoint opened with phys_ok (kernel-level users), and the target VP must have it too */
+enum { RDMA_F_CQ = 1, RDMA_F_BLOCK = 2, RDMA_F_INTR = 4, RDMA_F_PHYS = 8 };
 
 typedef struct rdma_ep rdma_ep;
 typedef struct { uint16_t key; uint64_t addr; } rdma_addr;            /* a registered byte */
@@ -53,6 +54,10 @@ typedef struct {
 typedef struct { unsigned src_node, src_vp; uint16_t tag; unsigned len; } rdma_mp_info;
 
 int  rdma_open(rdma_ep** ep);                  /* a free VP of this node; 0 or negative */
+/* the same with the VP's ring sizes (log2 of the entries; 0: no ring) and rights chosen:
+ * rdma_open is cq_log2 8, mpq_log2 6, hdq_log2 10, phys_ok 0 */
+typedef struct { unsigned cq_log2, mpq_log2, hdq_log2; int phys_ok; } rdma_ep_attr;
+int  rdma_open_attr(rdma_ep** ep, const rdma_ep_attr* attr);
 void rdma_close(rdma_ep* ep);
 unsigned rdma_node(const rdma_ep* ep);         /* this node's id */
 unsigned rdma_vp(const rdma_ep* ep);           /* the endpoint's VP */
@@ -64,6 +69,9 @@ uint64_t rdma_alloc(rdma_ep* ep, size_t bytes, unsigned offset);
 void rdma_free(rdma_ep* ep, uint64_t vaddr);
 void rdma_mem_read(rdma_ep* ep, uint64_t vaddr, void* dst, size_t n);
 void rdma_mem_write(rdma_ep* ep, uint64_t vaddr, const void* src, size_t n);
+/* the physical address of a byte of the endpoint's memory (for RDMA_F_PHYS; pages are scattered:
+ * a physical range ends at its page) */
+uint64_t rdma_phys(rdma_ep* ep, uint64_t vaddr);
 
 int rdma_reg_mr(rdma_ep* ep, uint64_t vaddr, size_t bytes, int access, uint16_t* key);
 int rdma_dereg_mr(rdma_ep* ep, uint16_t key);
@@ -84,6 +92,13 @@ int rdma_poll_cq(rdma_ep* ep, rdma_cqe* out, int max);            /* entries tak
 void rdma_wait_event(rdma_ep* ep, uint64_t vaddr, void* out);
 void rdma_fence(rdma_ep* ep);
 int  rdma_quiet(rdma_ep* ep);
+
+/* n 64-bit words appended to the endpoint's DQ as they are, through the endpoint's submission
+ * mode, with no check: a descriptor of the NIC's format (docs/nic_formats.md desc_ctrl) or any
+ * part of one (a descriptor may be written across calls: the NIC starts it when its last word is
+ * there). For tests and tools that build descriptors themselves. 0, or RDMA_EINVAL (n = 0, or DMA
+ * submission on an endpoint without a host DQ) */
+int  rdma_post_raw(rdma_ep* ep, const uint64_t* words, unsigned n);
 
 #ifdef __cplusplus
 }
