@@ -12,7 +12,8 @@
 // vp_ok_o: the VP is enabled, has fewer than MaxOut descriptors outstanding, its CQ has room for
 // an entry of every outstanding descriptor plus this one (every descriptor may end in an error
 // entry), a message slot is free, and a BLOCK descriptor waits until nothing is outstanding.
-// Packets leave through one 5-flit slot (pkt_*, VC0); engine 0's EVENTs go first.
+// Packets leave through one 5-flit slot (pkt_*, VC0); engine 0's EVENTs go first, but never
+// between the packets of one descriptor (an immediate write's data and its EVENT stay together).
 module nic_exec #(
   parameter int NumVp    = 32,
   parameter int MaxWords = 24,
@@ -292,6 +293,7 @@ module nic_exec #(
   logic [5*256-1:0]  slot_q;   // flit k at [k*256 +: 256]
   logic [2:0]        sf_q;     // flits left in the slot
   logic              res_ev, slot_free, load_desc;
+  logic              mid_q;    // a descriptor's packets have started going into the slot
   assign slot_free   = sf_q == '0;
   assign pkt_valid_o = !slot_free;
   assign pkt_data_o  = slot_q[32'(3'(3'd5 - sf_q))*256 +: 256];
@@ -299,11 +301,11 @@ module nic_exec #(
   // engine 0 results, in job order: each pops its entry; an error ends the message, success
   // sends the EVENT of a message with REV
   assign res_ev      = res_valid_i && res_status_i == nic_formats_pkg::NIC_STATUS_OK && ev0[nic_formats_pkg::NIC_PKT_HEAD_REV_LSB];
-  assign res_ready_o = (res_status_i != nic_formats_pkg::NIC_STATUS_OK) ? fail_ready_i : (!res_ev || slot_free);
+  assign res_ready_o = (res_status_i != nic_formats_pkg::NIC_STATUS_OK) ? fail_ready_i : (!res_ev || (slot_free && !mid_q));
   assign fail_valid_o  = res_valid_i && res_status_i != nic_formats_pkg::NIC_STATUS_OK;
   assign fail_id_o     = MsgW'(res_msg_id_i);
   assign fail_status_o = res_status_i;
-  assign load_desc     = state_q == SPkt && slot_free && !res_ev;
+  assign load_desc     = state_q == SPkt && slot_free && (!res_ev || mid_q);
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) begin
     if (rst_ni && res_valid_i) begin
@@ -325,7 +327,7 @@ module nic_exec #(
     if (!rst_ni) begin
       state_q <= SIdle; w_q <= '0; vp_q <= '0; bad_q <= 1'b0; err_q <= '0; info_q <= '0;
       lev_pa_q <= '0; npk_q <= '0; id_q <= '0; xl_sent_q <= 1'b0; ev_q <= '0; ev_n_q <= '0;
-      slot_q <= '0; sf_q <= '0;
+      slot_q <= '0; sf_q <= '0; mid_q <= 1'b0;
     end else begin
       // the slot: a flit leaves; engine 0's EVENT first, then this descriptor's packets
       if (pkt_valid_o && pkt_ready_i) sf_q <= sf_q - 3'd1;
@@ -341,6 +343,7 @@ module nic_exec #(
         slot_q <= {pay, 256'(ph)};
         sf_q   <= 3'd5;
         npk_q  <= npk_q - 2'd1;
+        mid_q  <= npk_q != 2'd1;
         if (npk_q == 2'd1) state_q <= SIdle;
       end
       ev_n_q <= ev_n_q + {2'd0, state_q == SGo && job_valid_o && job_ready_i}

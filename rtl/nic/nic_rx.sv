@@ -9,8 +9,11 @@
 //                       answered (ack_*: ACK or NACK) unless an EVENT follows (REV), READ_DATA is
 //                       reported to the completion unit (done_*).
 //   EVENT             : after a message with REV: its 16 bytes are written (when the message and
-//                       the event address pass), then the message is answered.
-//   READ_REQ          : handed to engine 1 (job_*), which checks and reads the source.
+//                       the event address pass), then the message is answered. The message's
+//                       outcome is kept by MSG_ID (low MsgW bits) from its LAST packet: other
+//                       messages may come between a message and its EVENT.
+//   READ_REQ          : handed to engine 1 (job_*), which checks and reads the source; for a VP
+//                       that is not enabled, answered NACK (BAD_VP).
 //   MP                : written into the destination VP's MPQ (128-byte entry: the mp_head word,
 //                       then payload bytes 8..127), answered ACK, or NACK (BAD_VP, MPQ_FULL).
 //   ACK / NACK        : reported to the completion unit (done_*; a NACK's status gets bit 7).
@@ -18,10 +21,12 @@
 // One message per VC is in progress at a time (the sender's engine sends one at a time; on the
 // router network a table per source replaces msg_* here). The answers and reports leave only after
 // the last write beat they cover was accepted by engine 2, which applies writes in order.
-// Parameters: NumVp; Vc (0 or 1: the packet types expected here, others are malformed).
+// Parameters: NumVp; Vc (0 or 1: the packet types expected here, others are malformed); MsgW (the
+//   senders' MSG_ID bits: the REV outcome table has 2^MsgW entries).
 module nic_rx #(
   parameter int NumVp = 32,
-  parameter int Vc    = 0
+  parameter int Vc    = 0,
+  parameter int MsgW  = 6
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -83,6 +88,9 @@ module nic_rx #(
   if (Vc < 0 || Vc > 1) begin : gen_err_vc
     $error("nic_rx: Vc must be 0 or 1");
   end
+  if (MsgW < 1 || MsgW > 8) begin : gen_err_msgw
+    $error("nic_rx: MsgW must be 1..8 (MSG_ID is 8 bits)");
+  end
 
   typedef enum logic [3:0] {
     SHead, SCheck, SXlate, SData, SDrop, SMp, SAck, SDone, SEvXl, SEvData
@@ -107,6 +115,12 @@ module nic_rx #(
   logic        ans_q;          // answer after the current packet's writes (ack or done)
   logic [7:0]  ans_status_q;
   logic [63:0] mp_word_q;      // MP: the header word of the entry
+  // the outcome of each message with REV, by MSG_ID, for its EVENT: other messages may pass
+  // between a message and its EVENT on VC0 (nic_exec sends an RDMA write's EVENT after engine 0's
+  // data), so the state of the message in progress is not the EVENT's
+  localparam int NMsg = 1 << MsgW;
+  logic [NMsg*8-1:0] rev_st_q;
+  logic [7:0]        ev_st;      // of the packet at the head (an EVENT's message)
 
   // ---------------------------------------------------------------- head decode
   nic_formats_pkg::pkt_head_t h;
@@ -232,8 +246,16 @@ module nic_rx #(
     xl_rsp_ready_o = 1'b1;
   end
 
+  always_comb begin
+    ev_st = nic_formats_pkg::NIC_STATUS_OK;
+    for (int i = 0; i < NMsg; i++) begin
+      if (MsgW'(h.msg_id) == MsgW'(i)) ev_st = rev_st_q[i*8 +: 8];
+    end
+  end
+  logic h_vp_ok;  // the packet's VP exists and is enabled
+  assign h_vp_ok = 32'(h.dst_vp) < NumVp && vp_en_i[h.dst_vp];
   assign job_valid_o  = state_q == SHead && in_valid_i && h.ptype == nic_formats_pkg::NIC_PKT_TYPE_READ_REQ && typ_ok
-                        && h.dst_node == node_id_i;
+                        && h.dst_node == node_id_i && h_vp_ok;
   assign job_head_o   = in_data_i;
   assign ack_valid_o  = state_q == SAck;
   assign ack_node_o   = h_q.src_node;
@@ -256,6 +278,7 @@ module nic_rx #(
       n_vpn_q <= '0; n_ppn_q <= '0; ans_q <= 1'b0; ans_status_q <= '0; mp_word_q <= '0;
       mpq_tail_o <= '0; mpq_irq_o <= '0; rx_err_valid_o <= 1'b0; rx_err_o <= '0;
       n_gen_q <= 1'b0; m_gen_q <= 1'b0; out_q <= 1'b0; m_key_q <= '0; m_vp_q <= '0; m_phys_q <= 1'b0;
+      rev_st_q <= '0;
     end else begin
       mpq_irq_o      <= '0;
       rx_err_valid_o <= 1'b0;
@@ -309,8 +332,18 @@ module nic_rx #(
                   state_q <= SXlate;
                 end
               end
-              nic_formats_pkg::NIC_PKT_TYPE_READ_REQ: state_q <= SDrop;
-              nic_formats_pkg::NIC_PKT_TYPE_EVENT: state_q <= m_ok_q ? SEvXl : SDrop;
+              nic_formats_pkg::NIC_PKT_TYPE_READ_REQ: begin  // to engine 1 (job_*), or refused
+                if (!h_vp_ok) begin
+                  ans_status_q <= nic_formats_pkg::NIC_STATUS_BAD_VP; ans_q <= 1'b1;
+                end
+                state_q <= SDrop;
+              end
+              nic_formats_pkg::NIC_PKT_TYPE_EVENT: begin  // written only when its own message was
+                state_q <= (ev_st == nic_formats_pkg::NIC_STATUS_OK) ? SEvXl : SDrop;
+                if (ev_st != nic_formats_pkg::NIC_STATUS_OK) begin
+                  ans_status_q <= ev_st; ans_q <= 1'b1;
+                end
+              end
               nic_formats_pkg::NIC_PKT_TYPE_MP: begin
                 mp_word_q <= (64'(!mpq_tail_o[32'(h.dst_vp)*32 + 32'(mpq_log2_i[32'(h.dst_vp)*5 +: 5])]) << nic_formats_pkg::NIC_MP_HEAD_PHASE_LSB)
                              | (64'(h.aux[31:16]) << nic_formats_pkg::NIC_MP_HEAD_TAG_LSB) | (64'(h.len[6:0]) << nic_formats_pkg::NIC_MP_HEAD_LEN_LSB)
@@ -323,9 +356,6 @@ module nic_rx #(
                 state_q <= SDrop;
               end
             endcase
-            if (h.ptype == nic_formats_pkg::NIC_PKT_TYPE_EVENT && !m_ok_q) begin
-              ans_status_q <= m_status_q; ans_q <= 1'b1;
-            end
           end
         end
         SCheck, SXlate, SEvXl: if (xl_rsp_valid_i && out_q && !n_pend_q) begin
@@ -356,6 +386,11 @@ module nic_rx #(
               state_q <= SHead;
               if (state_q == SData && h_q.last) begin
                 ans_status_q <= m_ok_q ? nic_formats_pkg::NIC_STATUS_OK : m_status_q;
+                if (Vc == 0 && h_q.rev) begin
+                  for (int i = 0; i < NMsg; i++) begin
+                    if (MsgW'(h_q.msg_id) == MsgW'(i)) rev_st_q[i*8 +: 8] <= m_ok_q ? nic_formats_pkg::NIC_STATUS_OK : m_status_q;
+                  end
+                end
                 if (h_q.ptype == nic_formats_pkg::NIC_PKT_TYPE_READ_DATA) state_q <= SDone;
                 else if (!h_q.rev) state_q <= SAck;
               end else if (state_q == SMp) begin

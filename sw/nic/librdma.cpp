@@ -96,8 +96,8 @@ int submit(rdma_ep* ep, const uint64_t* words, unsigned n, int mode) {
     // the descriptor's words in one store sequence (two where the ring wraps)
     const uint64_t at = ep->hdq_tail & (size - 1);
     const uint64_t first = std::min<uint64_t>(n, size - at);
-    d.platform().mem_write(ep->vp->hdq.phys + 8 * at, words.data(), 8 * first);
-    if (first < n) d.platform().mem_write(ep->vp->hdq.phys, words.data() + first, 8 * (n - first));
+    d.platform().mem_write(ep->vp->hdq.phys + 8 * at, words, 8 * first);
+    if (first < n) d.platform().mem_write(ep->vp->hdq.phys, words + first, 8 * (n - first));
     ep->hdq_tail += n;
     ep->dma_posted = true;
     d.platform().fence();
@@ -110,6 +110,7 @@ int submit(rdma_ep* ep, const uint64_t* words, unsigned n, int mode) {
     const uint64_t mask = (1ull << ep->vp->cfg.hdq_log2) - 1;
     while (d.vp_reg(v, f::VP_HDQ_HEAD_OFFSET) != (ep->hdq_tail & mask)) d.platform().relax();
     ep->dma_posted = false;
+    ep->dq_free = 0;  // the fetched words took DQ room too: read DQ_FREE again
   }
   while (ep->dq_free < n) {
     ep->dq_free = d.vp_reg(v, f::VP_DQ_FREE_OFFSET);
