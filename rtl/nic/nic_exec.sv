@@ -14,6 +14,9 @@
 // entry), a message slot is free, and a BLOCK descriptor waits until nothing is outstanding.
 // Packets leave through one 5-flit slot (pkt_*, VC0); engine 0's EVENTs go first, but never
 // between the packets of one descriptor (an immediate write's data and its EVENT stay together).
+// Engine 0's results are always taken (an error's when the completion unit takes it): engine 0
+// holds VC0 through a message (nic_top), and its next message's last flit waits for the previous
+// result, so a result must never wait for this unit's slot, which may itself wait for VC0.
 module nic_exec #(
   parameter int NumVp    = 32,
   parameter int MaxWords = 24,
@@ -273,15 +276,30 @@ module nic_exec #(
   assign imm_two = 32'(off) + 32'(c.short_len) > 128;
   assign tot     = (imm_two ? 2'd2 : 2'd1) + (c.rev ? 2'd1 : 2'd0);
 
-  // engine 0 messages with a remote event: their EVENT goes when engine 0 reports success
+  // engine 0 messages, in job order, with their remote event: each entry is resolved by its
+  // result (taken at once), then leaves: at once, or, for a success with REV, when its EVENT goes
+  // into the slot
   localparam int EvD = 4;
   localparam int EvW = 256 + 128;
   logic [EvD*EvW-1:0]        ev_q;   // entry i at [i*EvW +: EvW]: {event data, event head}
   logic [EvW-1:0]            ev0;    // entry 0
   assign ev0 = ev_q[0 +: EvW];
-  logic [2:0]                ev_n_q;
-  logic                      ev_full;
+  logic [EvD-1:0]            ev_s_q; // resolved with an EVENT to send
+  logic [2:0]                ev_n_q; // entries
+  logic [2:0]                ev_r_q; // resolved entries (the first ev_r_q)
+  logic                      ev_full, ev_rev, ev_pop, ev_go;
+  logic [7:0]                ev_rid; // MSG_ID of the entry the next result resolves
   assign ev_full = 32'(ev_n_q) == EvD;
+  always_comb begin  // the entry the next result resolves: its REV flag and MSG_ID
+    ev_rev = 1'b0;
+    ev_rid = '0;
+    for (int i = 0; i < EvD; i++) begin
+      if (32'(ev_r_q) == i) begin
+        ev_rev = ev_q[i*EvW + nic_formats_pkg::NIC_PKT_HEAD_REV_LSB];
+        ev_rid = ev_q[i*EvW + nic_formats_pkg::NIC_PKT_HEAD_MSG_ID_LSB +: 8];
+      end
+    end
+  end
   nic_formats_pkg::pkt_head_t eh;
   always_comb begin
     eh = hd;
@@ -298,18 +316,21 @@ module nic_exec #(
   assign pkt_valid_o = !slot_free;
   assign pkt_data_o  = slot_q[32'(3'(3'd5 - sf_q))*256 +: 256];
   assign pkt_last_o  = sf_q == 3'd1;
-  // engine 0 results, in job order: each pops its entry; an error ends the message, success
-  // sends the EVENT of a message with REV
-  assign res_ev      = res_valid_i && res_status_i == nic_formats_pkg::NIC_STATUS_OK && ev0[nic_formats_pkg::NIC_PKT_HEAD_REV_LSB];
-  assign res_ready_o = (res_status_i != nic_formats_pkg::NIC_STATUS_OK) ? fail_ready_i : (!res_ev || (slot_free && !mid_q));
+  // engine 0 results, in job order: an error ends the message (the completion unit), a success
+  // with REV resolves its entry to send the EVENT. The EVENTs go first into a free slot, but not
+  // between the packets of one descriptor (mid_q).
+  assign res_ev      = res_valid_i && res_status_i == nic_formats_pkg::NIC_STATUS_OK && ev_rev;
+  assign res_ready_o = (res_status_i != nic_formats_pkg::NIC_STATUS_OK) ? fail_ready_i : 1'b1;
   assign fail_valid_o  = res_valid_i && res_status_i != nic_formats_pkg::NIC_STATUS_OK;
   assign fail_id_o     = MsgW'(res_msg_id_i);
   assign fail_status_o = res_status_i;
-  assign load_desc     = state_q == SPkt && slot_free && (!res_ev || mid_q);
+  assign ev_go       = ev_r_q != '0 && ev_s_q[0] && slot_free && !mid_q;
+  assign ev_pop      = ev_r_q != '0 && (!ev_s_q[0] || ev_go);
+  assign load_desc   = state_q == SPkt && slot_free && !ev_go;
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) begin
     if (rst_ni && res_valid_i) begin
-      a_res_order: assert (ev_n_q != '0 && ev0[nic_formats_pkg::NIC_PKT_HEAD_MSG_ID_LSB +: 8] == res_msg_id_i)
+      a_res_order: assert (ev_n_q > ev_r_q && ev_rid == res_msg_id_i)
         else $error("nic_exec: engine 0 result for message %0d out of job order", res_msg_id_i);
     end
   end
@@ -327,18 +348,22 @@ module nic_exec #(
     if (!rst_ni) begin
       state_q <= SIdle; w_q <= '0; vp_q <= '0; bad_q <= 1'b0; err_q <= '0; info_q <= '0;
       lev_pa_q <= '0; npk_q <= '0; id_q <= '0; xl_sent_q <= 1'b0; ev_q <= '0; ev_n_q <= '0;
-      slot_q <= '0; sf_q <= '0; mid_q <= 1'b0;
+      slot_q <= '0; sf_q <= '0; mid_q <= 1'b0; ev_s_q <= '0; ev_r_q <= '0;
     end else begin
       // the slot: a flit leaves; engine 0's EVENT first, then this descriptor's packets
       if (pkt_valid_o && pkt_ready_i) sf_q <= sf_q - 3'd1;
-      // engine 0's queue: pop a result's entry, push a dispatched write's
-      if (res_valid_i && res_ready_o) begin
-        ev_q <= ev_q >> EvW;
-        if (res_ev) begin
+      // engine 0's queue: pop a resolved entry (its EVENT into the slot), resolve the next one
+      // with a result, push a dispatched write's
+      if (ev_pop) begin
+        ev_q   <= ev_q >> EvW;
+        ev_s_q <= ev_s_q >> 1;
+        if (ev_go) begin
           slot_q <= {768'd0, 256'(ev0[383:256]), ev0[255:0]};
           sf_q   <= 3'd5;
         end
       end
+      if (res_valid_i && res_ready_o) ev_s_q[2'(ev_r_q - {2'd0, ev_pop})] <= res_ev;
+      ev_r_q <= ev_r_q + {2'd0, res_valid_i && res_ready_o} - {2'd0, ev_pop};
       if (load_desc) begin
         slot_q <= {pay, 256'(ph)};
         sf_q   <= 3'd5;
@@ -346,8 +371,7 @@ module nic_exec #(
         mid_q  <= npk_q != 2'd1;
         if (npk_q == 2'd1) state_q <= SIdle;
       end
-      ev_n_q <= ev_n_q + {2'd0, state_q == SGo && job_valid_o && job_ready_i}
-                       - {2'd0, res_valid_i && res_ready_o};
+      ev_n_q <= ev_n_q + {2'd0, state_q == SGo && job_valid_o && job_ready_i} - {2'd0, ev_pop};
       unique case (state_q)
         SIdle: if (desc_valid_i) begin
           w_q   <= desc_words_i;
@@ -384,7 +408,7 @@ module nic_exec #(
         SGo: if (free_ok_i && rec_we_o) begin
           id_q <= free_id_i;
           if (c.type_ == nic_formats_pkg::NIC_DESC_TYPE_RDMA_WRITE) begin
-            ev_q[32'(2'(ev_n_q - {2'd0, res_valid_i && res_ready_o}))*EvW +: EvW] <= {revd, 256'(eh)};
+            ev_q[32'(2'(ev_n_q - {2'd0, ev_pop}))*EvW +: EvW] <= {revd, 256'(eh)};
             state_q <= SIdle;
           end else begin
             npk_q   <= (c.type_ == nic_formats_pkg::NIC_DESC_TYPE_IMM_WRITE) ? (imm_two ? 2'd2 : 2'd1) + (c.rev ? 2'd1 : 2'd0) : 2'd1;

@@ -18,15 +18,17 @@
 //                       then payload bytes 8..127), answered ACK, or NACK (BAD_VP, MPQ_FULL).
 //   ACK / NACK        : reported to the completion unit (done_*; a NACK's status gets bit 7).
 //   anything else     : dropped and reported (rx_err_*).
-// One message per VC is in progress at a time (the sender's engine sends one at a time; on the
-// router network a table per source replaces msg_* here). The answers and reports leave only after
-// the last write beat they cover was accepted by engine 2, which applies writes in order.
+// One message per VC is in progress at a time (on VC0 the sender keeps a message's packets
+// together; on VC1 only answers, which touch no message state, come between a read's packets; on
+// the router network a table per source replaces m_* here). Writes: one engine 2 transaction per
+// page and message on VC0, per packet on VC1. The answers and reports leave only after the last
+// write beat they cover was accepted by engine 2, which applies writes in order.
 // Parameters: NumVp; Vc (0 or 1: the packet types expected here, others are malformed); MsgW (the
 //   senders' MSG_ID bits: the REV outcome table has 2^MsgW entries).
 module nic_rx #(
   parameter int NumVp = 32,
   parameter int Vc    = 0,
-  parameter int MsgW  = 6
+  parameter int MsgW  = 6     // MSG_ID bits the senders use (their message tables: 2^MsgW)
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -127,6 +129,12 @@ module nic_rx #(
   logic      typ_ok;
   assign h = (in_data_i);
   always_comb begin
+    ev_st = nic_formats_pkg::NIC_STATUS_OK;
+    for (int i = 0; i < NMsg; i++) begin
+      if (MsgW'(h.msg_id) == MsgW'(i)) ev_st = rev_st_q[i*8 +: 8];
+    end
+  end
+  always_comb begin
     unique case (h.ptype)
       nic_formats_pkg::NIC_PKT_TYPE_WRITE, nic_formats_pkg::NIC_PKT_TYPE_READ_REQ, nic_formats_pkg::NIC_PKT_TYPE_MP, nic_formats_pkg::NIC_PKT_TYPE_EVENT: typ_ok = (Vc == 0);
       nic_formats_pkg::NIC_PKT_TYPE_READ_DATA, nic_formats_pkg::NIC_PKT_TYPE_ACK, nic_formats_pkg::NIC_PKT_TYPE_NACK:                    typ_ok = (Vc == 1);
@@ -179,7 +187,9 @@ module nic_rx #(
           wr_addr_o  = {ppn, 12'd0} | 48'(blk_v[11:0]) + 48'(f_lo);
           wr_len_o   = 6'(f_hi - f_lo);
           // one transaction per page and message: TLPs of up to MPS bytes
-          wr_last_o  = f_lastw && (h_q.last || blk_v[11:7] == 5'h1F || h_q.phys);
+          // (VC1: per packet, as answers may come between a read's packets and need engine 2 for
+          // their completion)
+          wr_last_o  = f_lastw && (h_q.last || blk_v[11:7] == 5'h1F || h_q.phys || Vc == 1);
           in_ready_o = wr_ready_i;
         end
       end
@@ -246,12 +256,6 @@ module nic_rx #(
     xl_rsp_ready_o = 1'b1;
   end
 
-  always_comb begin
-    ev_st = nic_formats_pkg::NIC_STATUS_OK;
-    for (int i = 0; i < NMsg; i++) begin
-      if (MsgW'(h.msg_id) == MsgW'(i)) ev_st = rev_st_q[i*8 +: 8];
-    end
-  end
   logic h_vp_ok;  // the packet's VP exists and is enabled
   assign h_vp_ok = 32'(h.dst_vp) < NumVp && vp_en_i[h.dst_vp];
   assign job_valid_o  = state_q == SHead && in_valid_i && h.ptype == nic_formats_pkg::NIC_PKT_TYPE_READ_REQ && typ_ok
@@ -386,9 +390,10 @@ module nic_rx #(
               state_q <= SHead;
               if (state_q == SData && h_q.last) begin
                 ans_status_q <= m_ok_q ? nic_formats_pkg::NIC_STATUS_OK : m_status_q;
-                if (Vc == 0 && h_q.rev) begin
+                if (Vc == 0 && h_q.rev) begin  // its outcome, for its EVENT
                   for (int i = 0; i < NMsg; i++) begin
-                    if (MsgW'(h_q.msg_id) == MsgW'(i)) rev_st_q[i*8 +: 8] <= m_ok_q ? nic_formats_pkg::NIC_STATUS_OK : m_status_q;
+                    if (MsgW'(h_q.msg_id) == MsgW'(i))
+                      rev_st_q[i*8 +: 8] <= m_ok_q ? nic_formats_pkg::NIC_STATUS_OK : m_status_q;
                   end
                 end
                 if (h_q.ptype == nic_formats_pkg::NIC_PKT_TYPE_READ_DATA) state_q <= SDone;

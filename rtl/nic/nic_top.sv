@@ -8,8 +8,8 @@
 // Sharing: the DMA read channel (engines 0 and 1, the host-DQ fetcher) and engine 2's write
 // clients (the two receivers, the completion unit) are cmn_dma_arb instances, a write transaction
 // held to its last beat; VC0 carries engine 0's and nic_exec's packets, VC1 engine 1's and the
-// answers, messages whole (the same arbiter with the last flit of a message's LAST packet as the
-// burst end).
+// answers, packets whole (the same arbiter with a packet's last flit as the burst end; on VC0 the
+// last flit of a message's LAST packet: messages whole).
 module nic_top #(
   parameter int NumVp     = 32,
   parameter int DqWords   = 512,
@@ -396,63 +396,55 @@ module nic_top #(
 
   logic [1:0]   vc_valid, vc_ready, vc_last;
   logic [511:0] vc_data;
-  // VC0: engine 0 and nic_exec; VC1: engine 1 and the answers (the arbiters' response sides unused).
-  // Each VC carries whole messages: an arbiter's grant is held from a message's first packet to
-  // the last flit of its LAST packet. A receiver has one message in progress per VC: an immediate
-  // write of nic_exec between two packets of an engine 0 write would break both, and an answer
-  // between two READ_DATA packets would wait for engine 2 while the read's write transaction holds
-  // it. The packet end travels with each flit; the arbiter's burst end is the message's.
-  // Bits [v*2 + i]: VC v's source i.
+  // VC0: engine 0 and nic_exec; VC1: engine 1 and the answers (the arbiters' response sides unused)
   logic [3:0] va_rsp_valid, va_tag;
-  logic [1:0] va_rsp_tag, va_rsp_data, va_rsp_ready, vc_mend_unused;
-  logic [3:0]    p_hd_q, p_ml_q, p_mend, p_valid, p_ready, p_last;
-  logic [1023:0] p_flit;
-  logic [1027:0] p_req;
-  logic [513:0]  vc_out;
-  assign p_valid = {p1_valid, p0_valid};
-  assign p_last  = {p1_last, p0_last};
-  assign p_flit  = {p1_data, p0_data};
-  assign p_ready = {p1_ready, p0_ready};
+  logic [1:0] va_rsp_tag, va_rsp_data, va_rsp_ready;
+  // VC0 carries whole messages: its grant is held from a message's first packet to the last flit
+  // of its LAST packet (the VC0 receiver has one message in progress: an immediate write of
+  // nic_exec between two packets of an engine 0 write would break both). The flit's packet end
+  // travels with it; the arbiter's burst end is the message's. (nic_exec takes engine 0's results
+  // without waiting for VC0, so engine 0 always finishes the message it holds VC0 for.) VC1 goes
+  // packet by packet: an answer between two READ_DATA packets touches no message state, and the
+  // VC1 receiver closes its write transaction at each packet.
+  logic [1:0]   p0_hd_q, p0_ml_q, p0_mend;
+  logic [513:0] p0_req;
+  logic [256:0] vc0_out;
+  logic         vc0_mend_unused;
   always_comb begin
-    for (int i = 0; i < 4; i++) begin
-      // the head flit's LAST bit was kept (p_ml_q); a flit is the message's end on its packet's last
-      p_mend[i] = p_last[i] && p_ml_q[i];
-      p_req[i*257 +: 257] = {p_last[i], p_flit[i*256 +: 256]};
+    for (int i = 0; i < 2; i++) begin
+      p0_mend[i] = p0_last[i] && p0_ml_q[i];
+      p0_req[i*257 +: 257] = {p0_last[i], p0_data[i*256 +: 256]};
     end
   end
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      p_hd_q <= 4'b1111;
-      p_ml_q <= 4'b0000;
+      p0_hd_q <= 2'b11;
+      p0_ml_q <= 2'b00;
     end else begin
-      for (int i = 0; i < 4; i++) begin
-        if (p_valid[i] && p_ready[i]) begin
-          p_hd_q[i] <= p_last[i];
-          if (p_hd_q[i]) p_ml_q[i] <= p_flit[i*256 + nic_formats_pkg::NIC_PKT_HEAD_LAST_LSB];
+      for (int i = 0; i < 2; i++) begin
+        if (p0_valid[i] && p0_ready[i]) begin
+          p0_hd_q[i] <= p0_last[i];
+          if (p0_hd_q[i]) p0_ml_q[i] <= p0_data[i*256 + nic_formats_pkg::NIC_PKT_HEAD_LAST_LSB];
         end
       end
     end
   end
-  // (a head flit's LAST is read in the cycle it is accepted: p_ml_q holds it from the next flit
-  // on; a one-flit packet does not exist, PktFlits = 5)
   cmn_dma_arb #(.N(2), .ReqW(257), .MTagW(1), .RspW(1)) u_vc0 (
     .clk_i, .rst_ni,
-    .req_valid_i(p0_valid), .req_ready_o(p0_ready), .req_data_i(p_req[0 +: 514]), .req_tag_i(2'b00),
-    .req_last_i(p_mend[1:0]),
+    .req_valid_i(p0_valid), .req_ready_o(p0_ready), .req_data_i(p0_req), .req_tag_i(2'b00), .req_last_i(p0_mend),
     .rsp_valid_o(va_rsp_valid[0*2 +: 2]), .rsp_ready_i(2'b00), .rsp_tag_o(va_rsp_tag[0]),
     .rsp_data_o(va_rsp_data[0]), .req_valid_o(vc_valid[0]), .req_ready_i(vc_ready[0]),
-    .req_data_o(vc_out[0 +: 257]), .req_tag_o(va_tag[0*2 +: 2]),
-    .req_last_o(vc_mend_unused[0]), .rsp_valid_i(1'b0), .rsp_ready_o(va_rsp_ready[0]), .rsp_tag_i('0), .rsp_data_i(1'b0));
-  cmn_dma_arb #(.N(2), .ReqW(257), .MTagW(1), .RspW(1)) u_vc1 (
+    .req_data_o(vc0_out), .req_tag_o(va_tag[0*2 +: 2]),
+    .req_last_o(vc0_mend_unused), .rsp_valid_i(1'b0), .rsp_ready_o(va_rsp_ready[0]), .rsp_tag_i('0), .rsp_data_i(1'b0));
+  assign vc_data[0 +: 256] = vc0_out[255:0];
+  assign vc_last[0]        = vc0_out[256];
+  cmn_dma_arb #(.N(2), .ReqW(256), .MTagW(1), .RspW(1)) u_vc1 (
     .clk_i, .rst_ni,
-    .req_valid_i(p1_valid), .req_ready_o(p1_ready), .req_data_i(p_req[514 +: 514]), .req_tag_i(2'b00),
-    .req_last_i(p_mend[3:2]),
+    .req_valid_i(p1_valid), .req_ready_o(p1_ready), .req_data_i(p1_data), .req_tag_i(2'b00), .req_last_i(p1_last),
     .rsp_valid_o(va_rsp_valid[1*2 +: 2]), .rsp_ready_i(2'b00), .rsp_tag_o(va_rsp_tag[1]),
     .rsp_data_o(va_rsp_data[1]), .req_valid_o(vc_valid[1]), .req_ready_i(vc_ready[1]),
-    .req_data_o(vc_out[257 +: 257]), .req_tag_o(va_tag[1*2 +: 2]),
-    .req_last_o(vc_mend_unused[1]), .rsp_valid_i(1'b0), .rsp_ready_o(va_rsp_ready[1]), .rsp_tag_i('0), .rsp_data_i(1'b0));
-  assign vc_data = {vc_out[257 +: 256], vc_out[0 +: 256]};
-  assign vc_last = {vc_out[513], vc_out[256]};
+    .req_data_o(vc_data[256 +: 256]), .req_tag_o(va_tag[1*2 +: 2]),
+    .req_last_o(vc_last[1]), .rsp_valid_i(1'b0), .rsp_ready_o(va_rsp_ready[1]), .rsp_tag_i('0), .rsp_data_i(1'b0));
 
   nic_link_tx #(.Vcs(2), .PktFlits(5), .Credits(LinkPkts)) u_ltx (
     .clk_i, .rst_ni, .in_valid_i(vc_valid), .in_ready_o(vc_ready), .in_data_i(vc_data), .in_last_i(vc_last),
@@ -486,7 +478,7 @@ module nic_top #(
 
   logic unused;
   assign unused = ^{wa_rsp_valid, wa_rsp_tag, wa_rsp_data, wa_rsp_ready, wa_tag, rd_req_last_unused,
-                    va_rsp_valid, va_tag, va_rsp_tag, va_rsp_data, va_rsp_ready, vc_mend_unused, r0_vp, r1_vp, rm_rsp_tag, mpq_tail1, mpq_irq1, x_done_valid, x_done, rx_err1_valid};
+                    va_rsp_valid, va_tag, va_rsp_tag, va_rsp_data, va_rsp_ready, vc0_mend_unused, r0_vp, r1_vp, rm_rsp_tag, mpq_tail1, mpq_irq1, x_done_valid, x_done, rx_err1_valid};
 
 `ifndef SYNTHESIS
   cmn_sim_cycle u_cycle (.clk_i);
