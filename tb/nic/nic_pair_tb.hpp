@@ -94,7 +94,13 @@ struct Pair {
   NicPair pair;
   rdma_ep* a = nullptr;
   rdma_ep* b = nullptr;
-  explicit Pair(hpcnet::sim::NicPairConfig cfg = {}) : pair(std::move(cfg)) {
+  // A run that polls forever is progress to the watchdog (MMIO reads): max_cycles ends a hang.
+  static hpcnet::sim::NicPairConfig bounded() {
+    hpcnet::sim::NicPairConfig cfg;
+    cfg.max_cycles = 5'000'000;
+    return cfg;
+  }
+  explicit Pair(hpcnet::sim::NicPairConfig cfg = bounded()) : pair(std::move(cfg)) {
     pair.spawn(0, 0, 0, [&] { REQUIRE(rdma_open(&a) == 0); });
     pair.spawn(1, 0, 0, [&] { REQUIRE(rdma_open(&b) == 0); });
     pair.run();

@@ -581,6 +581,67 @@ TEST_CASE("nic: a full CQ stalls its VP and no entry is overwritten", "[nic][que
   CHECK(diff(peek(p.b, dst.va, 4096), expect) == "same");
 }
 
+TEST_CASE("nic: PIO after DMA waits for room in a DQ the host-DQ fetcher filled", "[nic][queues]") {
+  // A VP with a CQ of 4 entries: one PIO descriptor and three DMA ones fill the CQ, 28 more DMA
+  // descriptors (499 words) wait in the on-chip DQ, fetched. A PIO descriptor of 18 words must now
+  // wait for room (13 words are free): written at once it would overflow the DQ (DQ_OVERFLOW, a
+  // word dropped, the DQ's framing lost). Another thread polls the CQ after a while.
+  Pair p;
+  rdma_ep_attr at{2, 6, 10, 0};
+  rdma_ep* c = p.open(0, &at);
+  Driver& d0 = p.driver(0);
+  const unsigned vc = rdma_vp(c), vb = rdma_vp(p.b);
+  Buf dst;
+  p.on(1, [&] { dst = make_buf(p.b, 8192, 0, RDMA_ACCESS_WRITE, kGuard); });
+  std::vector<uint8_t> expect(8192, kGuard);
+  struct Imm { unsigned len; int mode; };
+  std::vector<Imm> imms{{8, RDMA_SUBMIT_PIO_WC}};
+  for (int k = 0; k < 3; ++k) imms.push_back({8, RDMA_SUBMIT_DMA});
+  for (int k = 0; k < 27; ++k) imms.push_back({128, RDMA_SUBMIT_DMA});
+  imms.push_back({88, RDMA_SUBMIT_DMA});
+  imms.push_back({128, RDMA_SUBMIT_PIO_WC});  // 18 words after 499 waiting
+  std::vector<std::vector<uint8_t>> data;
+  for (size_t j = 0; j < imms.size(); ++j) {
+    data.emplace_back(imms[j].len);
+    for (unsigned k = 0; k < imms[j].len; ++k) data[j][k] = uint8_t(j * 11 + k);
+    std::memcpy(&expect[200 * j], data[j].data(), imms[j].len);
+  }
+  int q = 1;
+  uint64_t dq_words = 0;
+  f::VpErr err{};
+  std::vector<rdma_cqe> got;
+  std::atomic<int> posted{0};
+  p.pair.spawn(0, 0, 0, [&] {
+    for (size_t j = 0; j < imms.size(); ++j) {
+      if (j + 1 == imms.size()) {  // the DMA descriptors are all in the DQ before the last PIO one
+        wait_until([&] { return d0.vp_reg(vc, f::VP_HDQ_HEAD_OFFSET) == 3 * 3 + 27 * 18 + 13; });
+        dq_words = vp_status(d0, vc).dq_words;
+      }
+      const rdma_opts o = opts(uint16_t(j), RDMA_F_CQ, imms[j].mode);
+      REQUIRE(rdma_write_imm(c, 1, vb, {dst.key, dst.va + 200 * j}, data[j].data(), imms[j].len, &o) == 0);
+    }
+    posted = 1;
+    q = rdma_quiet(c);
+    err = d0.vp_error(vc);
+  });
+  p.pair.spawn(0, 0, 1, [&] {
+    hpcnet::this_platform()->compute(30000);
+    got = poll_n(c, imms.size());
+  });
+  p.pair.run();
+  CHECK(dq_words == 27 * 18 + 13);
+  CHECK(posted == 1);
+  CHECK(q == 0);
+  CHECK(err.count == 0);
+  REQUIRE(got.size() == imms.size());
+  for (size_t j = 0; j < got.size(); ++j) {
+    INFO("entry " << j);
+    CHECK(got[j].tag == j);
+    CHECK(got[j].status == 0);
+  }
+  CHECK(diff(peek(p.b, dst.va, 8192), expect) == "same");
+}
+
 // ---------------------------------------------------------------- addressing and protection
 
 TEST_CASE("nic: physical addressing on VPs opened with phys_ok", "[nic][queues]") {
