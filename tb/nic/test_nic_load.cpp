@@ -91,11 +91,11 @@ TEST_CASE("nic: random RDMA writes and reads up to 1 MB land byte-exact", "[nic]
 }
 
 // ---------------------------------------------------------------- the offsets sweep
-// Every source offset 0..31 x destination offset 0..31 for lengths around 32 and 128, each length's
-// 1024 writes posted back to back and then one quiet. The exhaustive sweep with every length around
-// 32, 128, 1024 and 4096 runs at module level (tb/nic/test_nic_rdeng.cpp, nic_rdeng against its
-// reference); here the system (DQ, execution, ATT, engine 0, link, receiver, engine 2, PCIe)
-// carries the same alignment cases end to end.
+// Every source offset 0..31 x destination offset 0..31 for lengths 1, 31..33 and 127..129, each
+// length's 1024 writes posted back to back and then one quiet. The exhaustive sweep with every
+// length around 32, 128, 1024 and 4096 runs at module level (tb/nic/test_nic_rdeng.cpp, nic_rdeng
+// against its reference); here the system (DQ, execution, ATT, engine 0, link, receiver, engine 2,
+// PCIe) carries the same alignment cases end to end.
 TEST_CASE("nic: every source and destination offset 0 to 31 around 32 and 128 bytes", "[nic][load]") {
   Pair p;
   std::mt19937_64 rng(hpcnet::tb::seed("nic sweep"));
@@ -106,7 +106,7 @@ TEST_CASE("nic: every source and destination offset 0 to 31 around 32 and 128 by
   p.on(0, [&] { src = reg_buf(p.a, kSrc, 0, RDMA_ACCESS_READ); });
   p.on(1, [&] { dst = reg_buf(p.b, kDst, 0, RDMA_ACCESS_WRITE); });
   rdma_mem_write(p.a, src.va, data.data(), kSrc);
-  for (unsigned len : {31u, 33u, 127u, 129u}) {
+  for (unsigned len : {1u, 31u, 32u, 33u, 127u, 128u, 129u}) {
     DYNAMIC_SECTION("length " << len) {
       const std::vector<uint8_t> guard(kDst, kGuard);
       rdma_mem_write(p.b, dst.va, guard.data(), kDst);
