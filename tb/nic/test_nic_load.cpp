@@ -582,6 +582,7 @@ TEST_CASE("nic: a write after a fence lands after the earlier ones have complete
       std::memcpy(expect.data(), data.data(), kLong);
       std::memcpy(&expect[kLong - kImm], last.data(), kImm);
       int rc = -1;
+      bool blocked_seen = false;
       p.on(0, [&] {
         const unsigned vb = rdma_vp(p.b);
         REQUIRE(rdma_write(p.a, 1, vb, {dst.key, dst.va}, {src.key, src.va}, kLong, nullptr) == 0);
@@ -591,9 +592,17 @@ TEST_CASE("nic: a write after a fence lands after the earlier ones have complete
         else
           o.flags = RDMA_F_BLOCK;
         REQUIRE(rdma_write_imm(p.a, 1, vb, {dst.key, dst.va + kLong - kImm}, last.data(), kImm, &o) == 0);
+        // STATUS.BLOCKED while the blocking descriptor waits for the long write
+        hpcnet::nic::Driver& d = p.driver(0);
+        for (;;) {
+          const auto st = f::VpStatus::unpack({d.vp_reg(rdma_vp(p.a), f::VP_STATUS_OFFSET)});
+          if (st.blocked) blocked_seen = true;
+          if (st.outstanding == 0 && st.dq_words == 0) break;
+        }
         rc = rdma_quiet(p.a);
       });
       CHECK(rc == 0);
+      CHECK(blocked_seen);
       CHECK(diff(peek(p.b, dst.va, expect.size()), expect) == "same");
     }
   }

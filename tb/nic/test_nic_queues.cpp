@@ -554,7 +554,7 @@ TEST_CASE("nic: a full CQ stalls its VP and no entry is overwritten", "[nic][que
     CHECK(tail[k] == 4);                   // the CQ is full ...
     CHECK(st[k].outstanding == 0);         // ... nothing more started
     CHECK(st[k].dq_words == (kN - 4) * 3); // the rest waits in the DQ
-    // (STATUS.CQ_STALL is not reported yet: the stall shows as the counts above standing still)
+    CHECK(st[k].cq_stall);                 // and says why
   }
   CHECK(img[0] == img[1]);
   std::vector<uint8_t> expect(4096, kGuard);
