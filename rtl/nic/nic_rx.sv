@@ -21,8 +21,11 @@
 // One message per VC is in progress at a time (on VC0 the sender keeps a message's packets
 // together; on VC1 only answers, which touch no message state, come between a read's packets; on
 // the router network a table per source replaces m_* here). Writes: one engine 2 transaction per
-// page and message on VC0, per packet on VC1. The answers and reports leave only after the last
-// write beat they cover was accepted by engine 2, which applies writes in order.
+// page and message. On VC1 an answer may come between two READ_DATA packets and needs engine 2 for
+// its completion, so the last beat of a READ_DATA packet that is not the message's last is held
+// (SHold) until the next VC1 flit shows: another READ_DATA packet continues the transaction,
+// anything else closes it first. The answers and reports leave only after the last write beat they
+// cover was accepted by engine 2, which applies writes in order.
 // Parameters: NumVp; Vc (0 or 1: the packet types expected here, others are malformed); MsgW (the
 //   senders' MSG_ID bits: the REV outcome table has 2^MsgW entries).
 module nic_rx #(
@@ -95,7 +98,7 @@ module nic_rx #(
   end
 
   typedef enum logic [3:0] {
-    SHead, SCheck, SXlate, SData, SDrop, SMp, SAck, SDone, SEvXl, SEvData
+    SHead, SCheck, SXlate, SData, SDrop, SMp, SAck, SDone, SEvXl, SEvData, SHold
   } state_e;
   state_e state_q;
 
@@ -123,6 +126,11 @@ module nic_rx #(
   localparam int NMsg = 1 << MsgW;
   logic [NMsg*8-1:0] rev_st_q;
   logic [7:0]        ev_st;      // of the packet at the head (an EVENT's message)
+  // VC1: the held last beat of a READ_DATA packet (SHold)
+  logic [47:0]       hb_addr_q;
+  logic [5:0]        hb_len_q;
+  logic [255:0]      hb_data_q;
+  logic              hold;       // this beat is held
 
   // ---------------------------------------------------------------- head decode
   nic_formats_pkg::pkt_head_t h;
@@ -187,11 +195,21 @@ module nic_rx #(
           wr_addr_o  = {ppn, 12'd0} | 48'(blk_v[11:0]) + 48'(f_lo);
           wr_len_o   = 6'(f_hi - f_lo);
           // one transaction per page and message: TLPs of up to MPS bytes
-          // (VC1: per packet, as answers may come between a read's packets and need engine 2 for
-          // their completion)
-          wr_last_o  = f_lastw && (h_q.last || blk_v[11:7] == 5'h1F || h_q.phys || Vc == 1);
+          wr_last_o  = f_lastw && (h_q.last || blk_v[11:7] == 5'h1F || h_q.phys);
           in_ready_o = wr_ready_i;
+          if (hold) begin  // VC1: kept until the next flit shows (SHold)
+            wr_valid_o = 1'b0;
+            in_ready_o = 1'b1;
+          end
         end
+      end
+      SHold: begin
+        wr_valid_o = in_valid_i;
+        wr_addr_o  = hb_addr_q;
+        wr_len_o   = hb_len_q;
+        wr_data_o  = hb_data_q;
+        wr_last_o  = !cont;
+        in_ready_o = cont && wr_ready_i;  // the next packet's head goes with the held beat
       end
       SMp: if (!mp_refuse) begin
         wr_valid_o = in_valid_i;
@@ -213,6 +231,15 @@ module nic_rx #(
       default: ;
     endcase
   end
+
+  // SHold: the flit that shows is the next packet of the read (the held beat continues the
+  // transaction, and the head is taken with it); a head is taken (take_head)
+  logic cont, take_head;
+  assign cont = state_q == SHold && typ_ok && h.dst_node == node_id_i && !h.first
+                && h.ptype == nic_formats_pkg::NIC_PKT_TYPE_READ_DATA;
+  assign take_head = in_valid_i && in_ready_o && (state_q == SHead || cont);
+  assign hold = Vc == 1 && state_q == SData && m_ok_q && f_any && f_lastw && in_last_i && !h_q.last
+                && !h_q.phys && blk_v[11:7] != 5'h1F;
 
   // MPQ of the packet's VP
   logic [4:0]  mvp;
@@ -241,7 +268,7 @@ module nic_rx #(
     xl_req_phys_ok_o = vp_phys_ok_i[h_q.dst_vp];
     pf_vpn           = c_vpn_q + 36'd1;
     want_pf          = c_ok_q && !n_ok_q && !out_q && !m_phys_q && m_ok_q
-                       && {pf_vpn, 12'd0} < m_end_q && (state_q == SData || state_q == SHead);
+                       && {pf_vpn, 12'd0} < m_end_q && (state_q == SData || state_q == SHead || state_q == SHold);
     unique case (state_q)
       SCheck: begin xl_req_valid_o = !out_q; xl_req_len_o = h_q.msg_len; end
       SXlate: xl_req_valid_o = !out_q;
@@ -282,7 +309,7 @@ module nic_rx #(
       n_vpn_q <= '0; n_ppn_q <= '0; ans_q <= 1'b0; ans_status_q <= '0; mp_word_q <= '0;
       mpq_tail_o <= '0; mpq_irq_o <= '0; rx_err_valid_o <= 1'b0; rx_err_o <= '0;
       n_gen_q <= 1'b0; m_gen_q <= 1'b0; out_q <= 1'b0; m_key_q <= '0; m_vp_q <= '0; m_phys_q <= 1'b0;
-      rev_st_q <= '0;
+      rev_st_q <= '0; hb_addr_q <= '0; hb_len_q <= '0; hb_data_q <= '0;
     end else begin
       mpq_irq_o      <= '0;
       rx_err_valid_o <= 1'b0;
@@ -301,67 +328,69 @@ module nic_rx #(
         n_ok_q   <= xl_rsp_status_i == nic_formats_pkg::NIC_STATUS_OK && n_gen_q == m_gen_q;
         n_ppn_q  <= xl_rsp_paddr_i[47:12];
       end
-      unique case (state_q)
-        SHead: if (in_valid_i && in_ready_o) begin
-          h_q    <= h;
-          flit_q <= 3'd1;
-          ans_q  <= 1'b0;
-          if (!typ_ok || h.dst_node != node_id_i) begin
-            rx_err_valid_o <= 1'b1;
-            rx_err_o <= (64'(h.src_node) << nic_formats_pkg::NIC_RX_ERR_SRC_NODE_LSB) | (64'(h.ptype) << nic_formats_pkg::NIC_RX_ERR_PTYPE_LSB)
-                        | 64'(nic_formats_pkg::NIC_STATUS_MALFORMED);
-            state_q <= SDrop;
-          end else begin
-            unique case (h.ptype)
-              nic_formats_pkg::NIC_PKT_TYPE_WRITE, nic_formats_pkg::NIC_PKT_TYPE_READ_DATA: begin
-                if (h.first) begin
-                  m_gen_q <= !m_gen_q;
-                  m_key_q <= h.addr.key;
-                  m_vp_q  <= h.dst_vp;
-                  m_phys_q <= h.phys;
-                  m_end_q <= h.addr.addr + 48'(h.msg_len);
-                  c_ok_q  <= 1'b0;
-                  n_ok_q  <= 1'b0;
-                  if (32'(h.dst_vp) >= NumVp || !vp_en_i[h.dst_vp]) begin
-                    m_ok_q <= 1'b0; m_status_q <= nic_formats_pkg::NIC_STATUS_BAD_VP; state_q <= SData;
-                  end else begin
-                    state_q <= SCheck;
-                  end
-                end else if (!m_ok_q || h.phys || (c_ok_q && h.addr.addr[47:12] == c_vpn_q)) begin
-                  state_q <= SData;
-                end else if (n_ok_q && h.addr.addr[47:12] == n_vpn_q) begin
-                  c_vpn_q <= n_vpn_q; c_ppn_q <= n_ppn_q; n_ok_q <= 1'b0;
-                  state_q <= SData;
+      // a head is taken in SHead, or in SHold with the held beat when it continues the read
+      if (take_head) begin
+        h_q    <= h;
+        flit_q <= 3'd1;
+        ans_q  <= 1'b0;
+        if (!typ_ok || h.dst_node != node_id_i) begin
+          rx_err_valid_o <= 1'b1;
+          rx_err_o <= (64'(h.src_node) << nic_formats_pkg::NIC_RX_ERR_SRC_NODE_LSB) | (64'(h.ptype) << nic_formats_pkg::NIC_RX_ERR_PTYPE_LSB)
+                      | 64'(nic_formats_pkg::NIC_STATUS_MALFORMED);
+          state_q <= SDrop;
+        end else begin
+          unique case (h.ptype)
+            nic_formats_pkg::NIC_PKT_TYPE_WRITE, nic_formats_pkg::NIC_PKT_TYPE_READ_DATA: begin
+              if (h.first) begin
+                m_gen_q <= !m_gen_q;
+                m_key_q <= h.addr.key;
+                m_vp_q  <= h.dst_vp;
+                m_phys_q <= h.phys;
+                m_end_q <= h.addr.addr + 48'(h.msg_len);
+                c_ok_q  <= 1'b0;
+                n_ok_q  <= 1'b0;
+                if (32'(h.dst_vp) >= NumVp || !vp_en_i[h.dst_vp]) begin
+                  m_ok_q <= 1'b0; m_status_q <= nic_formats_pkg::NIC_STATUS_BAD_VP; state_q <= SData;
                 end else begin
-                  state_q <= SXlate;
+                  state_q <= SCheck;
                 end
+              end else if (!m_ok_q || h.phys || (c_ok_q && h.addr.addr[47:12] == c_vpn_q)) begin
+                state_q <= SData;
+              end else if (n_ok_q && h.addr.addr[47:12] == n_vpn_q) begin
+                c_vpn_q <= n_vpn_q; c_ppn_q <= n_ppn_q; n_ok_q <= 1'b0;
+                state_q <= SData;
+              end else begin
+                state_q <= SXlate;
               end
-              nic_formats_pkg::NIC_PKT_TYPE_READ_REQ: begin  // to engine 1 (job_*), or refused
-                if (!h_vp_ok) begin
-                  ans_status_q <= nic_formats_pkg::NIC_STATUS_BAD_VP; ans_q <= 1'b1;
-                end
-                state_q <= SDrop;
+            end
+            nic_formats_pkg::NIC_PKT_TYPE_READ_REQ: begin  // to engine 1 (job_*), or refused
+              if (!h_vp_ok) begin
+                ans_status_q <= nic_formats_pkg::NIC_STATUS_BAD_VP; ans_q <= 1'b1;
               end
-              nic_formats_pkg::NIC_PKT_TYPE_EVENT: begin  // written only when its own message was
-                state_q <= (ev_st == nic_formats_pkg::NIC_STATUS_OK) ? SEvXl : SDrop;
-                if (ev_st != nic_formats_pkg::NIC_STATUS_OK) begin
-                  ans_status_q <= ev_st; ans_q <= 1'b1;
-                end
+              state_q <= SDrop;
+            end
+            nic_formats_pkg::NIC_PKT_TYPE_EVENT: begin  // written only when its own message was
+              state_q <= (ev_st == nic_formats_pkg::NIC_STATUS_OK) ? SEvXl : SDrop;
+              if (ev_st != nic_formats_pkg::NIC_STATUS_OK) begin
+                ans_status_q <= ev_st; ans_q <= 1'b1;
               end
-              nic_formats_pkg::NIC_PKT_TYPE_MP: begin
-                mp_word_q <= (64'(!mpq_tail_o[32'(h.dst_vp)*32 + 32'(mpq_log2_i[32'(h.dst_vp)*5 +: 5])]) << nic_formats_pkg::NIC_MP_HEAD_PHASE_LSB)
-                             | (64'(h.aux[31:16]) << nic_formats_pkg::NIC_MP_HEAD_TAG_LSB) | (64'(h.len[6:0]) << nic_formats_pkg::NIC_MP_HEAD_LEN_LSB)
-                             | (64'(h.src_vp) << nic_formats_pkg::NIC_MP_HEAD_SRC_VP_LSB) | 64'(h.src_node);
-                state_q <= SMp;
-              end
-              default: begin  // ACK, NACK
-                ans_status_q <= (h.ptype == nic_formats_pkg::NIC_PKT_TYPE_NACK) ? (h.aux[7:0] | 8'h80) : nic_formats_pkg::NIC_STATUS_OK;
-                ans_q <= 1'b1;
-                state_q <= SDrop;
-              end
-            endcase
-          end
+            end
+            nic_formats_pkg::NIC_PKT_TYPE_MP: begin
+              mp_word_q <= (64'(!mpq_tail_o[32'(h.dst_vp)*32 + 32'(mpq_log2_i[32'(h.dst_vp)*5 +: 5])]) << nic_formats_pkg::NIC_MP_HEAD_PHASE_LSB)
+                           | (64'(h.aux[31:16]) << nic_formats_pkg::NIC_MP_HEAD_TAG_LSB) | (64'(h.len[6:0]) << nic_formats_pkg::NIC_MP_HEAD_LEN_LSB)
+                           | (64'(h.src_vp) << nic_formats_pkg::NIC_MP_HEAD_SRC_VP_LSB) | 64'(h.src_node);
+              state_q <= SMp;
+            end
+            default: begin  // ACK, NACK
+              ans_status_q <= (h.ptype == nic_formats_pkg::NIC_PKT_TYPE_NACK) ? (h.aux[7:0] | 8'h80) : nic_formats_pkg::NIC_STATUS_OK;
+              ans_q <= 1'b1;
+              state_q <= SDrop;
+            end
+          endcase
         end
+      end
+      unique case (state_q)
+        SHead: ;
         SCheck, SXlate, SEvXl: if (xl_rsp_valid_i && out_q && !n_pend_q) begin
           if (state_q == SCheck) begin
             m_ok_q <= st == nic_formats_pkg::NIC_STATUS_OK;
@@ -386,8 +415,13 @@ module nic_rx #(
         SData, SMp, SDrop, SEvData: begin
           if (in_valid_i && in_ready_o) begin
             flit_q <= flit_q + 3'd1;
+            if (hold) begin
+              hb_addr_q <= wr_addr_o;
+              hb_len_q  <= wr_len_o;
+              hb_data_q <= in_data_i;
+            end
             if (in_last_i) begin
-              state_q <= SHead;
+              state_q <= hold ? SHold : SHead;
               if (state_q == SData && h_q.last) begin
                 ans_status_q <= m_ok_q ? nic_formats_pkg::NIC_STATUS_OK : m_status_q;
                 if (Vc == 0 && h_q.rev) begin  // its outcome, for its EVENT
@@ -409,6 +443,7 @@ module nic_rx #(
             end
           end
         end
+        SHold: if (in_valid_i && wr_ready_i && !cont) state_q <= SHead;
         SAck:  if (ack_ready_i) state_q <= SHead;
         SDone: if (done_ready_i) state_q <= SHead;
         default: state_q <= SHead;

@@ -641,6 +641,52 @@ TEST_CASE("nic: a read after a fence returns what the earlier writes wrote", "[n
   CHECK(diff(peek(p.a, back.va, kN), data) == "same");
 }
 
+TEST_CASE("nic: answers and their CQ entries between the packets of a long read", "[nic][load]") {
+  // A 256 KB RDMA read of node 1 and, behind it on the same VP, 48 immediate writes to node 1
+  // with CQ entries: their ACKs reach node 0 on VC1 between the read's READ_DATA packets, and
+  // each ACK's CQ entry needs engine 2, which the VC1 receiver uses for the read's data (it holds a
+  // packet's last beat until the next VC1 flit shows, and closes the transaction before an
+  // answer). Every write completes with its own entry, the read's bytes land exactly.
+  std::mt19937_64 rng(hpcnet::tb::seed("nic acks in a read"));
+  constexpr uint32_t kRead = 256 * 1024, kImm = 64, kN = 48;
+  Pair p;
+  const auto rdata = random_bytes(rng, kRead), wdata = random_bytes(rng, kImm * kN);
+  Buf rsrc, rdst, wdst;
+  p.on(0, [&] { rdst = reg_buf(p.a, kRead + 64, unsigned(rng() % 4096), RDMA_ACCESS_WRITE); });
+  p.on(1, [&] {
+    rsrc = reg_buf(p.b, kRead, unsigned(rng() % 4096), RDMA_ACCESS_READ);
+    wdst = reg_buf(p.b, kImm * kN, unsigned(rng() % 4096), RDMA_ACCESS_WRITE);
+  });
+  rdma_mem_write(p.b, rsrc.va, rdata.data(), kRead);
+  std::vector<uint8_t> rexp(kRead + 64, kGuard);
+  rdma_mem_write(p.a, rdst.va, rexp.data(), rexp.size());
+  std::memcpy(&rexp[32], rdata.data(), kRead);
+  std::vector<uint16_t> tags;
+  int rc = -1;
+  p.on(0, [&] {
+    const unsigned vb = rdma_vp(p.b);
+    REQUIRE(rdma_read(p.a, 1, vb, {rsrc.key, rsrc.va}, {rdst.key, rdst.va + 32}, kRead, nullptr) == 0);
+    for (unsigned i = 0; i < kN; ++i) {
+      const rdma_opts o = opts(uint16_t(100 + i), RDMA_F_CQ);
+      REQUIRE(rdma_write_imm(p.a, 1, vb, {wdst.key, wdst.va + i * kImm}, &wdata[i * kImm], kImm, &o) == 0);
+    }
+    while (tags.size() < kN) {
+      rdma_cqe e[8];
+      const int n = rdma_poll_cq(p.a, e, 8);
+      for (int j = 0; j < n; ++j) {
+        CHECK(e[j].status == 0);
+        tags.push_back(e[j].tag);
+      }
+    }
+    rc = rdma_quiet(p.a);
+  });
+  CHECK(rc == 0);
+  REQUIRE(tags.size() == kN);
+  for (unsigned i = 0; i < kN; ++i) CHECK(tags[i] == 100 + i);
+  CHECK(diff(peek(p.a, rdst.va, rexp.size()), rexp) == "same");
+  CHECK(diff(peek(p.b, wdst.va, wdata.size()), wdata) == "same");
+}
+
 TEST_CASE("nic: failing and succeeding writes with remote events at once each get their own outcome", "[nic][load]") {
   // Four VPs at once, every descriptor with a remote event (its own 16-byte slot) and a CQ entry:
   // RDMA writes to an unregistered key, immediate writes that succeed, RDMA writes that succeed,
