@@ -3,8 +3,9 @@
 // mini-packet), and a NACK for every read request engine 1 failed (its result carries only the
 // message id: the requester's node and VP are queued here, in job order, as the VC0 receiver hands
 // each request to engine 1). Engine 1 results that succeeded only pop that queue: the requester
-// completes on the last READ_DATA packet. One packet (5 flits: head, zero payload) at a time; the
-// receiver's answers first, engine 1 failures when it has none.
+// completes on the last READ_DATA packet, and are taken at once. One packet (5 flits: head, zero
+// payload) at a time; an engine 1 failure before the receiver's answers (failures are rare, and
+// engine 1 keeps at most two results: a result waiting behind a stream of answers would stop it).
 module nic_ackgen #(
   parameter int ReqDepth = 4   // read requests engine 1 may hold (its job and result queue)
 ) (
@@ -54,11 +55,12 @@ module nic_ackgen #(
   // the packet being sent: 5 flits, a head and four zero flits
   logic [2:0]  left_q;
   nic_formats_pkg::pkt_head_t   h_q, h;
-  logic        take_ack, take_res;
-  assign take_ack    = left_q == '0 && ack_valid_i;
+  logic        take_ack, take_res, res_fail;
   // a failure needs the packet slot; a success only pops the queue
-  assign take_res    = left_q == '0 && !ack_valid_i && res_valid_i && q_valid;
-  assign ack_ready_o = left_q == '0;
+  assign res_fail    = res_valid_i && q_valid && res_status_i != nic_formats_pkg::NIC_STATUS_OK;
+  assign take_res    = res_valid_i && q_valid && (res_status_i == nic_formats_pkg::NIC_STATUS_OK || left_q == '0);
+  assign take_ack    = left_q == '0 && ack_valid_i && !res_fail;
+  assign ack_ready_o = left_q == '0 && !res_fail;
   assign res_ready_o = take_res;
   assign q_ready     = take_res;
   always_comb begin

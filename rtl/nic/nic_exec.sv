@@ -14,7 +14,7 @@
 // entry), a message slot is free, and a BLOCK descriptor waits until nothing is outstanding.
 // Packets leave through one 5-flit slot (pkt_*, VC0); engine 0's EVENTs go first, but never
 // between the packets of one descriptor (an immediate write's data and its EVENT stay together).
-// Engine 0's results are always taken (an error's when the completion unit takes it): engine 0
+// Engine 0's results are always taken (an error waits in its entry for the completion unit): engine 0
 // holds VC0 through a message (nic_top), and its next message's last flit waits for the previous
 // result, so a result must never wait for this unit's slot, which may itself wait for VC0.
 module nic_exec #(
@@ -165,7 +165,8 @@ module nic_exec #(
       vp_ok_o[v] = vp_en_i[v] && 32'(outstanding_i[v*8 +: 8]) < MaxOut && free_ok_i
                    && (cq_log2_i[v*5 +: 5] == '0 || used < size)
                    && (!hc.block || outstanding_i[v*8 +: 8] == '0)
-                   && state_q == SIdle;  // one descriptor at a time
+                   && state_q == SIdle   // one descriptor at a time
+                   && !(desc_valid_i && 32'(desc_vp_i) == v);  // being taken: counted next cycle
     end
   end
   assign desc_ready_o = state_q == SIdle;
@@ -277,14 +278,16 @@ module nic_exec #(
   assign tot     = (imm_two ? 2'd2 : 2'd1) + (c.rev ? 2'd1 : 2'd0);
 
   // engine 0 messages, in job order, with their remote event: each entry is resolved by its
-  // result (taken at once), then leaves: at once, or, for a success with REV, when its EVENT goes
-  // into the slot
+  // result (taken at once), then leaves: at once, for a success with REV when its EVENT goes into
+  // the slot, for a failure when the completion unit takes it (fail_*)
   localparam int EvD = 4;
   localparam int EvW = 256 + 128;
   logic [EvD*EvW-1:0]        ev_q;   // entry i at [i*EvW +: EvW]: {event data, event head}
   logic [EvW-1:0]            ev0;    // entry 0
   assign ev0 = ev_q[0 +: EvW];
   logic [EvD-1:0]            ev_s_q; // resolved with an EVENT to send
+  logic [EvD-1:0]            ev_f_q; // resolved with a failure
+  logic [EvD*8-1:0]          ev_st_q;// the failure's status
   logic [2:0]                ev_n_q; // entries
   logic [2:0]                ev_r_q; // resolved entries (the first ev_r_q)
   logic                      ev_full, ev_rev, ev_pop, ev_go;
@@ -320,12 +323,12 @@ module nic_exec #(
   // with REV resolves its entry to send the EVENT. The EVENTs go first into a free slot, but not
   // between the packets of one descriptor (mid_q).
   assign res_ev      = res_valid_i && res_status_i == nic_formats_pkg::NIC_STATUS_OK && ev_rev;
-  assign res_ready_o = (res_status_i != nic_formats_pkg::NIC_STATUS_OK) ? fail_ready_i : 1'b1;
-  assign fail_valid_o  = res_valid_i && res_status_i != nic_formats_pkg::NIC_STATUS_OK;
-  assign fail_id_o     = MsgW'(res_msg_id_i);
-  assign fail_status_o = res_status_i;
+  assign res_ready_o   = 1'b1;
+  assign fail_valid_o  = ev_r_q != '0 && ev_f_q[0];
+  assign fail_id_o     = MsgW'(ev0[nic_formats_pkg::NIC_PKT_HEAD_MSG_ID_LSB +: 8]);
+  assign fail_status_o = ev_st_q[7:0];
   assign ev_go       = ev_r_q != '0 && ev_s_q[0] && slot_free && !mid_q;
-  assign ev_pop      = ev_r_q != '0 && (!ev_s_q[0] || ev_go);
+  assign ev_pop      = ev_r_q != '0 && (ev_f_q[0] ? fail_ready_i : (!ev_s_q[0] || ev_go));
   assign load_desc   = state_q == SPkt && slot_free && !ev_go;
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) begin
@@ -349,6 +352,7 @@ module nic_exec #(
       state_q <= SIdle; w_q <= '0; vp_q <= '0; bad_q <= 1'b0; err_q <= '0; info_q <= '0;
       lev_pa_q <= '0; npk_q <= '0; id_q <= '0; xl_sent_q <= 1'b0; ev_q <= '0; ev_n_q <= '0;
       slot_q <= '0; sf_q <= '0; mid_q <= 1'b0; ev_s_q <= '0; ev_r_q <= '0;
+      ev_f_q <= '0; ev_st_q <= '0;
     end else begin
       // the slot: a flit leaves; engine 0's EVENT first, then this descriptor's packets
       if (pkt_valid_o && pkt_ready_i) sf_q <= sf_q - 3'd1;
@@ -357,12 +361,18 @@ module nic_exec #(
       if (ev_pop) begin
         ev_q   <= ev_q >> EvW;
         ev_s_q <= ev_s_q >> 1;
+        ev_f_q <= ev_f_q >> 1;
+        ev_st_q <= ev_st_q >> 8;
         if (ev_go) begin
           slot_q <= {768'd0, 256'(ev0[383:256]), ev0[255:0]};
           sf_q   <= 3'd5;
         end
       end
-      if (res_valid_i && res_ready_o) ev_s_q[2'(ev_r_q - {2'd0, ev_pop})] <= res_ev;
+      if (res_valid_i && res_ready_o) begin
+        ev_s_q[2'(ev_r_q - {2'd0, ev_pop})] <= res_ev;
+        ev_f_q[2'(ev_r_q - {2'd0, ev_pop})] <= res_status_i != nic_formats_pkg::NIC_STATUS_OK;
+        ev_st_q[32'(2'(ev_r_q - {2'd0, ev_pop}))*8 +: 8] <= res_status_i;
+      end
       ev_r_q <= ev_r_q + {2'd0, res_valid_i && res_ready_o} - {2'd0, ev_pop};
       if (load_desc) begin
         slot_q <= {pay, 256'(ph)};

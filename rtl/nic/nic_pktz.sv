@@ -21,8 +21,10 @@
 //              packet still needs, so that a packet, once begun, is never held up by the DMA.
 //   Result   : res_valid_o/res_ready_i/{res_status_o, res_msg_id_o, res_vp_o}: one per job, in
 //              job order, once its last flit has been accepted (a failed job: once every earlier
-//              flit has been accepted). A finished job's last flit waits while the previous
-//              result is still held.
+//              flit has been accepted), through a 2-entry queue. The head of a job's LAST packet
+//              leaves only with an entry reserved for its result, so a packet once begun never
+//              waits for the result's consumer: the consumer may need the VC this packet holds
+//              (nic_ackgen's answers on VC1).
 //   Latency  : a flit enters a 2-entry output FIFO (cmn_fifo) the cycle it is formed and is at
 //              pkt_data_o the next cycle; no packet or result output depends combinationally
 //              on an input.
@@ -186,14 +188,15 @@ module nic_pktz #(
   assign sdata   = sidx >= slo_q && sidx <= shi_q;
   assign s_end   = slot_q == 3'd4;
   assign j_end   = s_end && plast_q;
-  assign do_head = run && slot_q == 3'd0 && ob_ready_o && data_ok;
+  logic res_room;  // a result entry free (none reserved, fewer than 2 held)
+  assign do_head = run && slot_q == 3'd0 && ob_ready_o && data_ok && (!hlast || res_room);
   assign slot_ok = run && slot_q != 3'd0 && ob_ready_o && (!j_end || st_valid_i);
   assign ra_ready_i = slot_ok && sdata;
   assign do_data = slot_ok && sdata && ra_valid_o;
   assign do_zero = slot_ok && !sdata;
   assign do_flit = do_data || do_zero;
   // A failed job's result waits for every earlier flit (and result) to leave.
-  assign fail_go  = fail_now && ob_cnt == 2'd0 && !res_valid_o;
+  assign fail_go  = fail_now && ob_cnt == 2'd0 && res_room;
   assign done_now = (do_flit && j_end) || fail_go;
   assign st_ready_o = done_now;
   assign jb_ready_o = !busy_q || done_now;
@@ -215,9 +218,9 @@ module nic_pktz #(
 
   logic ob_end;
   assign ob_end      = ob_data_o[257];
-  // A job's last flit leaves only when the result register is free for its result.
-  assign pkt_valid_o = ob_valid_o && !(ob_end && res_valid_o);
-  assign ob_ready_i  = pkt_ready_i && !(ob_end && res_valid_o);
+  // A job's last flit has its result entry reserved (res_room at its last head).
+  assign pkt_valid_o = ob_valid_o;
+  assign ob_ready_i  = pkt_ready_i;
   assign pkt_data_o  = ob_data_o[255:0];
   assign pkt_last_o  = ob_data_o[256];
 
@@ -272,30 +275,29 @@ module nic_pktz #(
   end
 
   // ---------------------------------------------------------------- result
-  logic       res_v_q;
-  logic [7:0] res_st_q, res_id_q;
-  logic [4:0] res_vp_q;
-  assign res_valid_o  = res_v_q;
-  assign res_status_o = res_st_q;
-  assign res_msg_id_o = res_id_q;
-  assign res_vp_o     = res_vp_q;
+  localparam int RqW = 8 + 8 + 5;
+  logic           rq_valid_i, rq_ready_o;
+  logic [RqW-1:0] rq_data_i, rq_data_o;
+  logic [1:0]     rq_cnt;
+  logic           rsv_q;  // an entry reserved for the job whose last packet is under way
+  assign rq_valid_i = (pkt_valid_o && pkt_ready_i && ob_end) || fail_go;
+  assign rq_data_i  = fail_go ? {vp_q, head_q.msg_id, st_code_i} : ob_data_o[ObW-1:258];
+  assign res_room   = !rsv_q && rq_cnt != 2'd2;
+  cmn_fifo #(.Width(RqW), .Depth(2)) u_res (
+    .clk_i, .rst_ni,
+    .valid_i(rq_valid_i),
+    .ready_o(rq_ready_o),
+    .data_i (rq_data_i),
+    .valid_o(res_valid_o),
+    .ready_i(res_ready_i),
+    .data_o (rq_data_o),
+    .count_o(rq_cnt)
+  );
+  assign {res_vp_o, res_msg_id_o, res_status_o} = rq_data_o;
   always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      res_v_q  <= 1'b0;
-      res_st_q <= '0;
-      res_id_q <= '0;
-      res_vp_q <= '0;
-    end else if (pkt_valid_o && pkt_ready_i && ob_end) begin
-      res_v_q  <= 1'b1;
-      {res_vp_q, res_id_q, res_st_q} <= ob_data_o[ObW-1:258];
-    end else if (fail_go) begin
-      res_v_q  <= 1'b1;
-      res_st_q <= st_code_i;
-      res_id_q <= head_q.msg_id;
-      res_vp_q <= vp_q;
-    end else if (res_ready_i) begin
-      res_v_q  <= 1'b0;
-    end
+    if (!rst_ni) rsv_q <= 1'b0;
+    else if (do_head && hlast) rsv_q <= 1'b1;
+    else if (pkt_valid_o && pkt_ready_i && ob_end) rsv_q <= 1'b0;
   end
 
 `ifndef SYNTHESIS
@@ -326,7 +328,8 @@ module nic_pktz #(
       !run |-> !ra_valid_o);
   a_src_done: assert property (@(posedge clk_i) disable iff (!rst_ni)
       done_now && !fail_now |-> hrem_q == '0 && (src_rem_q == '0 || (fr_take && b_last)));
-  // Every result is taken before the next one is made (the result register is never overrun).
+  // A result always finds its reserved entry.
+  a_res_room: assert property (@(posedge clk_i) disable iff (!rst_ni) rq_valid_i |-> rq_ready_o);
   a_res_hold: assert property (@(posedge clk_i) disable iff (!rst_ni)
       res_valid_o && !res_ready_i |=> res_valid_o && $stable({res_status_o, res_msg_id_o, res_vp_o}));
   a_pkt_hold: assert property (@(posedge clk_i) disable iff (!rst_ni)

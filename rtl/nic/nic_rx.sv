@@ -17,7 +17,8 @@
 //   MP                : written into the destination VP's MPQ (128-byte entry: the mp_head word,
 //                       then payload bytes 8..127), answered ACK, or NACK (BAD_VP, MPQ_FULL).
 //   ACK / NACK        : reported to the completion unit (done_*; a NACK's status gets bit 7).
-//   anything else     : dropped and reported (rx_err_*).
+//   anything else     : dropped and reported (rx_err_*); a message for another node is also
+//                       answered NACK (BAD_NODE) at its end, so that its sender completes.
 // One message per VC is in progress at a time (on VC0 the sender keeps a message's packets
 // together; on VC1 only answers, which touch no message state, come between a read's packets; on
 // the router network a table per source replaces m_* here). Writes: one engine 2 transaction per
@@ -334,6 +335,11 @@ module nic_rx #(
         flit_q <= 3'd1;
         ans_q  <= 1'b0;
         if (!typ_ok || h.dst_node != node_id_i) begin
+          // another node's message (on the back-to-back link no one else can take it): answered
+          // NACK BAD_NODE at its end (a WRITE with REV at its EVENT), so its sender completes
+          if (typ_ok && Vc == 0 && h.last && !(h.ptype == nic_formats_pkg::NIC_PKT_TYPE_WRITE && h.rev)) begin
+            ans_status_q <= nic_formats_pkg::NIC_STATUS_BAD_NODE; ans_q <= 1'b1;
+          end
           rx_err_valid_o <= 1'b1;
           rx_err_o <= (64'(h.src_node) << nic_formats_pkg::NIC_RX_ERR_SRC_NODE_LSB) | (64'(h.ptype) << nic_formats_pkg::NIC_RX_ERR_PTYPE_LSB)
                       | 64'(nic_formats_pkg::NIC_STATUS_MALFORMED);
