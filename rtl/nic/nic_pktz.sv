@@ -9,19 +9,23 @@
 //   Status   : st_valid_i/st_ready_o/{st_fail_i, st_code_i}: one per job, in job order (OK, a
 //              later page's failure, or st_fail_i with the failed first translation's status).
 //              Taken with the job's last flit, or, when st_fail_i shows while the job is the
-//              current one (no packet of it has begun: it has no frame), with its result.
+//              current one (no packet of it has begun: it has no frame), with its result. The
+//              LAST packet's head waits for it and carries it (AUX STATUS): a later page's
+//              failure is the receiver's to report (NACK, or the read's completion), once.
 //   Frames   : fr_valid_i/fr_ready_o/fr_data_i: the data FIFO's output; fr_count_i its
 //              occupancy (frames held, at most one of them still on its way to the output).
 //   Packets  : pkt_valid_o/pkt_ready_i/pkt_data_o/pkt_last_o: flit 0 the head (nic_formats
 //              pkt_head: the job's template with FIRST on the first packet, LAST on the last,
 //              LEN = the packet's valid bytes, ADDR = {dst KEY, destination address of its first
-//              valid byte}, MSG_LEN = the job length), flits 1..4 the block's four 32-byte frames
+//              valid byte}, MSG_LEN = the job length, AUX = 0, on the LAST packet the job's
+//              status), flits 1..4 the block's four 32-byte frames
 //              (payload byte i = destination byte (ADDR & ~127) + i; bytes outside the job 0),
 //              pkt_last_o on flit 4. A head leaves only when the FIFO holds every frame the
 //              packet still needs, so that a packet, once begun, is never held up by the DMA.
 //   Result   : res_valid_o/res_ready_i/{res_status_o, res_msg_id_o, res_vp_o}: one per job, in
 //              job order, once its last flit has been accepted (a failed job: once every earlier
-//              flit has been accepted), through a 2-entry queue. The head of a job's LAST packet
+//              flit has been accepted), through a 2-entry queue. Status OK for a job that sent
+//              its packets (its last packet's head carries a later page's failure). The head of a job's LAST packet
 //              leaves only with an entry reserved for its result, so a packet once begun never
 //              waits for the result's consumer: the consumer may need the VC this packet holds
 //              (nic_ackgen's answers on VC1).
@@ -127,6 +131,7 @@ module nic_pktz #(
     hflit.last      = hlast;
     hflit.len       = plen;
     hflit.addr.addr = baddr_q;
+    hflit.aux       = hlast ? 64'(st_code_i) : 64'd0;
   end
   assign hbits = hflit;
 
@@ -189,7 +194,7 @@ module nic_pktz #(
   assign s_end   = slot_q == 3'd4;
   assign j_end   = s_end && plast_q;
   logic res_room;  // a result entry free (none reserved, fewer than 2 held)
-  assign do_head = run && slot_q == 3'd0 && ob_ready_o && data_ok && (!hlast || res_room);
+  assign do_head = run && slot_q == 3'd0 && ob_ready_o && data_ok && (!hlast || (res_room && st_valid_i));
   assign slot_ok = run && slot_q != 3'd0 && ob_ready_o && (!j_end || st_valid_i);
   assign ra_ready_i = slot_ok && sdata;
   assign do_data = slot_ok && sdata && ra_valid_o;
@@ -203,7 +208,7 @@ module nic_pktz #(
 
   assign flit       = do_head ? hbits : (do_data ? ra_data_o : 256'd0);
   assign ob_valid_i = do_head || do_flit;
-  assign ob_data_i  = {vp_q, head_q.msg_id, st_code_i, do_flit && j_end, do_flit && s_end, flit};
+  assign ob_data_i  = {vp_q, head_q.msg_id, nic_formats_pkg::NIC_STATUS_OK, do_flit && j_end, do_flit && s_end, flit};
 
   cmn_fifo #(.Width(ObW), .Depth(2)) u_ob (
     .clk_i, .rst_ni,

@@ -76,7 +76,7 @@ module nic_regs #(
   input  logic [NumVp-1:0]       cq_irq_i,     // pulse: a CQ entry of an INTR descriptor was written
   input  logic [NumVp-1:0]       mpq_irq_i,    // pulse: a mini-packet was written into the MPQ
   input  logic                   rx_err_valid_i,
-  input  logic [63:0]            rx_err_i,     // RX_ERR fields CODE, PTYPE, SRC_NODE (COUNT ignored)
+  input  logic [63:0]            rx_err_i,     // RX_ERR fields CODE, PTYPE, SRC_NODE; COUNT: errors reported (1, 2)
   output logic                   irq_o
 );
 
@@ -96,6 +96,8 @@ module nic_regs #(
   logic [39:0]         key_len_q;
   logic [63:0]         key_ctrl_q;
   logic [63:0]         rx_err_q;
+  logic [16:0]         rx_err_sum;  // the count after this report (saturates at 0xFFFF)
+  assign rx_err_sum = 17'(rx_err_q[nic_formats_pkg::NIC_RX_ERR_COUNT_LSB +: 16]) + 17'(rx_err_i[nic_formats_pkg::NIC_RX_ERR_COUNT_LSB +: 16]);
   logic [NumVp*64-1:0] err_q;        // vp_err per VP
   logic [NumVp*3-1:0]  irq_en_q, irq_cause_q;
   logic [63:0]         rdata_q;
@@ -202,9 +204,9 @@ module nic_regs #(
       err_q <= err_d;
       for (int v = 0; v < NumVp; v++) if (err_new[v]) irq_cause_q[v*3 + 2] <= 1'b1;
       if (rx_err_valid_i) begin
-        if (rx_err_q[nic_formats_pkg::NIC_RX_ERR_COUNT_LSB +: 16] == '0) rx_err_q <= rx_err_i & ~(64'hFFFF << nic_formats_pkg::NIC_RX_ERR_COUNT_LSB)
-                                                                  | (64'd1 << nic_formats_pkg::NIC_RX_ERR_COUNT_LSB);
-        else if (rx_err_q[nic_formats_pkg::NIC_RX_ERR_COUNT_LSB +: 16] != '1) rx_err_q[nic_formats_pkg::NIC_RX_ERR_COUNT_LSB +: 16] <= rx_err_q[nic_formats_pkg::NIC_RX_ERR_COUNT_LSB +: 16] + 16'd1;
+        // the first error's fields, and the count of errors (this report's COUNT: 1 or 2)
+        if (rx_err_q[nic_formats_pkg::NIC_RX_ERR_COUNT_LSB +: 16] == '0) rx_err_q <= rx_err_i;
+        else rx_err_q[nic_formats_pkg::NIC_RX_ERR_COUNT_LSB +: 16] <= rx_err_sum[16] ? 16'hFFFF : rx_err_sum[15:0];
         irq_status_q[0] <= 1'b1;
       end
       // software writes

@@ -7,7 +7,9 @@
 //                       entered, so page crossings overlap the data. A message that failed its
 //                       check is dropped whole: no byte is written. At the LAST packet: WRITE is
 //                       answered (ack_*: ACK or NACK) unless an EVENT follows (REV), READ_DATA is
-//                       reported to the completion unit (done_*).
+//                       reported to the completion unit (done_*). A LAST packet whose AUX STATUS
+//                       is not OK (the sender's source failed after the first page) makes the
+//                       message an error: its bytes are not written, the answer is that status.
 //   EVENT             : after a message with REV: its 16 bytes are written (when the message and
 //                       the event address pass), then the message is answered. The message's
 //                       outcome is kept by MSG_ID (low MsgW bits) from its LAST packet: other
@@ -22,10 +24,11 @@
 // One message per VC is in progress at a time (on VC0 the sender keeps a message's packets
 // together; on VC1 only answers, which touch no message state, come between a read's packets; on
 // the router network a table per source replaces m_* here). Writes: one engine 2 transaction per
-// page and message. On VC1 an answer may come between two READ_DATA packets and needs engine 2 for
-// its completion, so the last beat of a READ_DATA packet that is not the message's last is held
-// (SHold) until the next VC1 flit shows: another READ_DATA packet continues the transaction,
-// anything else closes it first. The answers and reports leave only after the last write beat they
+// page and message. The last beat of a packet that is not the message's last (nor a page's) is
+// held (SHold) until the next flit of the VC shows: the message's next packet continues the
+// transaction (its head is taken with the beat), anything else closes it first: on VC1 an answer,
+// which may come between two READ_DATA packets and needs engine 2 for its completion; on either VC
+// a LAST packet whose AUX STATUS marks the message failed (its bytes are not written). The answers and reports leave only after the last write beat they
 // cover was accepted by engine 2, which applies writes in order.
 // Parameters: NumVp; Vc (0 or 1: the packet types expected here, others are malformed); MsgW (the
 //   senders' MSG_ID bits: the REV outcome table has 2^MsgW entries).
@@ -127,7 +130,7 @@ module nic_rx #(
   localparam int NMsg = 1 << MsgW;
   logic [NMsg*8-1:0] rev_st_q;
   logic [7:0]        ev_st;      // of the packet at the head (an EVENT's message)
-  // VC1: the held last beat of a READ_DATA packet (SHold)
+  // the held last beat of a packet (SHold)
   logic [47:0]       hb_addr_q;
   logic [5:0]        hb_len_q;
   logic [255:0]      hb_data_q;
@@ -198,7 +201,7 @@ module nic_rx #(
           // one transaction per page and message: TLPs of up to MPS bytes
           wr_last_o  = f_lastw && (h_q.last || blk_v[11:7] == 5'h1F || h_q.phys);
           in_ready_o = wr_ready_i;
-          if (hold) begin  // VC1: kept until the next flit shows (SHold)
+          if (hold) begin  // kept until the next flit shows (SHold)
             wr_valid_o = 1'b0;
             in_ready_o = 1'b1;
           end
@@ -233,13 +236,14 @@ module nic_rx #(
     endcase
   end
 
-  // SHold: the flit that shows is the next packet of the read (the held beat continues the
+  // SHold: the flit that shows is the message's next packet (the held beat continues the
   // transaction, and the head is taken with it); a head is taken (take_head)
   logic cont, take_head;
   assign cont = state_q == SHold && typ_ok && h.dst_node == node_id_i && !h.first
-                && h.ptype == nic_formats_pkg::NIC_PKT_TYPE_READ_DATA;
+                && h.ptype == ((Vc == 0) ? nic_formats_pkg::NIC_PKT_TYPE_WRITE : nic_formats_pkg::NIC_PKT_TYPE_READ_DATA)
+                && !(h.last && h.aux[7:0] != nic_formats_pkg::NIC_STATUS_OK);
   assign take_head = in_valid_i && in_ready_o && (state_q == SHead || cont);
-  assign hold = Vc == 1 && state_q == SData && m_ok_q && f_any && f_lastw && in_last_i && !h_q.last
+  assign hold = state_q == SData && m_ok_q && f_any && f_lastw && in_last_i && !h_q.last
                 && !h_q.phys && blk_v[11:7] != 5'h1F;
 
   // MPQ of the packet's VP
@@ -367,6 +371,14 @@ module nic_rx #(
                 state_q <= SData;
               end else begin
                 state_q <= SXlate;
+              end
+              // the sender's source failed after the first page (AUX STATUS of the LAST packet): the
+              // message is an error, this packet's bytes are not written (a read's: found at the
+              // remote node)
+              if (h.last && h.aux[7:0] != nic_formats_pkg::NIC_STATUS_OK) begin
+                m_ok_q     <= 1'b0;
+                m_status_q <= h.aux[7:0] | ((h.ptype == nic_formats_pkg::NIC_PKT_TYPE_READ_DATA) ? 8'h80 : 8'h00);
+                state_q    <= SData;
               end
             end
             nic_formats_pkg::NIC_PKT_TYPE_READ_REQ: begin  // to engine 1 (job_*), or refused

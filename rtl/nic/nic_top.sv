@@ -369,7 +369,11 @@ module nic_top #(
   assign mpq_tail = mpq_tail0;
   assign mpq_irq  = mpq_irq0;
   assign rx_err_valid = rx_err0_valid || rx_err1_valid;
-  assign rx_err       = rx_err0_valid ? rx_err0 : rx_err1;
+  // the first receiver's fields when both report in one cycle; COUNT says how many reported
+  logic [1:0] rx_err_n;
+  assign rx_err_n = 2'(rx_err0_valid) + 2'(rx_err1_valid);
+  assign rx_err       = ((rx_err0_valid ? rx_err0 : rx_err1) & ~(64'hFFFF << nic_formats_pkg::NIC_RX_ERR_COUNT_LSB))
+                        | (64'(rx_err_n) << nic_formats_pkg::NIC_RX_ERR_COUNT_LSB);
 
   nic_ackgen #(.ReqDepth(4)) u_ack (
     .clk_i, .rst_ni, .node_id_i(node_id),

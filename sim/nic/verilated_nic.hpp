@@ -3,6 +3,7 @@
 // generated model table (nic_models_gen.cpp) lists for every nic_top model.
 #pragma once
 
+#include <type_traits>
 #include <cstdint>
 #include <memory>
 
@@ -51,14 +52,14 @@ class VerilatedNic final : public NicDevice {
     d.mmio_req_wdata_i = p.mmio.req_wdata;
     d.rd_req_ready_i = q.rd_req_ready;
     d.rd_rsp_valid_i = q.rd_rsp_valid;
-    d.rd_rsp_tag_i = q.rd_rsp_tag;
+    d.rd_rsp_tag_i = static_cast<std::remove_reference_t<decltype(d.rd_rsp_tag_i)>>(q.rd_rsp_tag);
     d.rd_rsp_last_i = q.rd_rsp_last;
     if (q.rd_rsp_valid) from_bytes(d.rd_rsp_data_i, q.rd_rsp_data);
     d.wr_ready_i = q.wr_ready;
     d.tx_cred_valid_i = link_.tx_cred_valid;
-    d.tx_cred_vc_i = link_.tx_cred_vc;
+    d.tx_cred_vc_i = static_cast<std::remove_reference_t<decltype(d.tx_cred_vc_i)>>(link_.tx_cred_vc);
     d.rx_valid_i = link_.rx.valid;
-    d.rx_vc_i = link_.rx.vc;
+    d.rx_vc_i = static_cast<std::remove_reference_t<decltype(d.rx_vc_i)>>(link_.rx.vc);
     d.rx_head_i = link_.rx.head;
     d.rx_tail_i = link_.rx.tail;
     if (link_.rx.valid) from_words(d.rx_data_i, link_.rx.data);

@@ -22,8 +22,10 @@
 //     left in accepted flits never exceed the FIFO plus the 4 frames the datapath can hold;
 //   - packets: every flit exactly (heads field by field and bit for bit, payload bytes, zeros
 //     outside the job, zeros from a failed page on), pkt_last_o on the fifth flit;
-//   - results: one per job in job order with status, MSG_ID and vp, shown only after the job's
-//     last flit has been accepted; no packet for a job whose first translation failed;
+//   - results: one per job in job order with status (a failed first translation's; OK for a job
+//     that sent packets, whose last head's AUX carries a later page's failure), MSG_ID and vp,
+//     shown only after the job's last flit has been accepted; no packet for a job whose first
+//     translation failed;
 //   - every DUT output holds its payload until accepted; RTL assertions are on.
 #include <catch2/catch.hpp>
 
@@ -137,6 +139,8 @@ struct Job {
     h.msg_len = len;
     h.addr.key = static_cast<std::uint32_t>(dst >> 48);
     h.addr.addr = first;
+    // AUX: 0, on the last packet the job's status (a later page's failure: the receiver reports it)
+    h.aux = (h.last && late_page >= 0) ? late_status : 0;
     return h;
   }
   Bytes32 payload(unsigned p, unsigned k) const {  // frame k (0..3) of packet p
@@ -249,7 +253,7 @@ struct RdengTb {
     }
     j.zero_from = static_cast<std::uint32_t>(read_end - a0);
     j.npkts = j.fail_first ? 0 : static_cast<unsigned>(((j.d0() & 127) + j.len + 127) / 128);
-    j.status = j.fail_first ? j.fail_first : (j.late_page >= 0 ? j.late_status : 0);
+    j.status = j.fail_first;  // a job that sent its packets: OK (its last head carries the status)
   }
 
   // A random template: the fields the engine keeps random, the ones it sets garbage.

@@ -608,7 +608,9 @@ struct PktHead {
   //   target; EVENT: the event address
   Vaddr addr = {};
   // [255:192] READ_REQ: the requester's destination (vaddr); ACK/NACK: STATUS in bits 0..7, TAG in
-  //   16..31; MP: the sender's TAG in bits 16..31
+  //   16..31; MP: the sender's TAG in bits 16..31; WRITE/READ_DATA: 0, on the LAST packet of an
+  //   engine's message STATUS in bits 0..7 (not OK: the source failed after its first page, the
+  //   message is an error)
   std::uint64_t aux = 0;
   // The format's words (bits no field covers are 0; each field truncated to its width).
   constexpr Words pack() const {
