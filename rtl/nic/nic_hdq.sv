@@ -24,8 +24,11 @@
 //                fw_ready_i -> rd_rsp_ready_o; no buffer). The DQ room is checked when a request
 //                is sized (1 cycle before rd_req_valid_o): a VP whose DQ filled between its
 //                choice and its sizing gets no request (the turn passes).
-//                If the DQ filled meanwhile (PIO words on the same VP), nic_dq stalls fw_ready_i:
-//                nothing is lost.
+//                The room stays reserved until the words arrive (fl_*): PIO words that would
+//                take it are dropped (DQ_OVERFLOW), so a response never waits for room and never
+//                holds up the DMA read channel the engines share.
+//   In flight  : fl_vp_o/fl_words_o: the words of the request sized and not yet taken by nic_dq
+//                (0 when none): nic_top reserves that room of the VP's DQ against PIO words.
 //   Latency    : doorbell in cycle t to rd_req_valid_o in cycle t+3 (idle fetcher: choice in t+1,
 //                sizing in t+2); the last word taken in cycle u lets the next choice happen in u+1.
 //   Throughput : one word a cycle to nic_dq while a response streams; one read at a time.
@@ -59,7 +62,11 @@ module nic_hdq #(
   output logic        fw_valid_o,
   input  logic        fw_ready_i,
   output logic [4:0]  fw_vp_o,
-  output logic [63:0] fw_data_o
+  output logic [63:0] fw_data_o,
+  // words of the request in flight (sized, not yet taken by nic_dq) and their VP: the room they
+  // need in the DQ (nic_top keeps PIO words out of it and counts it in DQ_FREE)
+  output logic [4:0]  fl_vp_o,
+  output logic [CntW-1:0] fl_words_o
 );
   localparam int VpW    = (NumVp > 1) ? $clog2(NumVp) : 1;
   localparam int MaxReq = MaxReqBytes / 8;        // words of the largest request
@@ -185,6 +192,8 @@ module nic_hdq #(
     for (int k = 1; k < 4; k++) if (widx_q == 2'(k)) fw_data_o = rd_rsp_data_i[k*64 +: 64];
   end
   assign rd_req_valid_o = st_q == StReq;
+  assign fl_vp_o        = 5'(cur_q);
+  assign fl_words_o     = (st_q == StReq || st_q == StRsp) ? CntW'(left_q) : '0;
   assign rd_req_addr_o  = addr_q;
   assign rd_req_len_o   = 13'({nw_q, 3'b000});
 

@@ -108,7 +108,7 @@ module nic_top #(
     .cq_base_o(cq_base), .mpq_base_o(mpq_base), .hdq_base_o(hdq_base),
     .cq_log2_o(cq_log2), .mpq_log2_o(mpq_log2), .hdq_log2_o(hdq_log2),
     .cq_head_o(cq_head), .mpq_head_o(mpq_head),
-    .dq_words_i(dq_words), .cq_tail_i(cq_tail), .mpq_tail_i(mpq_tail), .vp_status_i(vp_status),
+    .dq_words_i(dq_words_rsv), .cq_tail_i(cq_tail), .mpq_tail_i(mpq_tail), .vp_status_i(vp_status),
     .tx_pkts_i(tx_pkts_q), .rx_pkts_i(rx_pkts_q),
     .err_valid_i(err_valid), .err_vp_i(err_vp), .err_code_i(err_code), .err_tag_i(err_tag),
     .cq_irq_i(cq_irq), .mpq_irq_i(mpq_irq), .rx_err_valid_i(rx_err_valid), .rx_err_i(rx_err),
@@ -124,9 +124,26 @@ module nic_top #(
   logic [4:0]  desc_vp, desc_nwords;
   logic [MaxWords*64-1:0] desc_words;
 
+  // The room of a host-DQ fetch in flight is reserved: a PIO word that would take it is dropped
+  // (DQ_OVERFLOW, as for a full DQ), so that the fetch's response never waits for room on the DMA
+  // read channel the engines share; DQ_FREE and STATUS.DQ_WORDS count the reserved words.
+  logic [4:0]       fl_vp;
+  logic [CntW-1:0]  fl_words, pio_vp_words;
+  logic             pio_rsv, pio_drop_dq;
+  logic [NumVp*CntW-1:0] dq_words_rsv;
+  always_comb begin
+    pio_vp_words = '0;
+    for (int v = 0; v < NumVp; v++) begin
+      dq_words_rsv[v*CntW +: CntW] = dq_words[v*CntW +: CntW] + ((fl_vp == 5'(v)) ? fl_words : '0);
+      if (pio_vp == 5'(v)) pio_vp_words = dq_words_rsv[v*CntW +: CntW];
+    end
+  end
+  assign pio_rsv  = pio_valid && fl_words != '0 && pio_vp == fl_vp && 32'(pio_vp_words) >= DqWords;
+  assign pio_drop = pio_drop_dq || pio_rsv;
+
   nic_dq #(.NumVp(NumVp), .DqWords(DqWords), .MaxWords(MaxWords)) u_dq (
     .clk_i, .rst_ni, .vp_en_i(vp_en),
-    .pio_valid_i(pio_valid), .pio_vp_i(pio_vp), .pio_data_i(pio_data), .pio_drop_o(pio_drop),
+    .pio_valid_i(pio_valid && !pio_rsv), .pio_vp_i(pio_vp), .pio_data_i(pio_data), .pio_drop_o(pio_drop_dq),
     .fw_valid_i(fw_valid), .fw_ready_o(fw_ready), .fw_vp_i(fw_vp), .fw_data_i(fw_data),
     .words_o(dq_words), .head_ok_o(head_ok), .head_ctrl_o(head_ctrl), .vp_ok_i(vp_ok),
     .desc_valid_o(desc_valid), .desc_ready_i(desc_ready), .desc_vp_o(desc_vp),
@@ -148,7 +165,8 @@ module nic_top #(
     .rd_req_addr_o(rm_data[2*RdReqW + 13 +: 48]), .rd_req_len_o(rm_data[2*RdReqW +: 13]),
     .rd_rsp_valid_i(rm_rsp_valid[2]), .rd_rsp_ready_o(rm_rsp_ready[2]),
     .rd_rsp_data_i(rm_rsp_data[256:1]), .rd_rsp_last_i(rm_rsp_data[0]),
-    .fw_valid_o(fw_valid), .fw_ready_i(fw_ready), .fw_vp_o(fw_vp), .fw_data_o(fw_data));
+    .fw_valid_o(fw_valid), .fw_ready_i(fw_ready), .fw_vp_o(fw_vp), .fw_data_o(fw_data),
+    .fl_vp_o(fl_vp), .fl_words_o(fl_words));
   assign rm_tag[2*4 +: 4] = '0;
 
   cmn_dma_arb #(.N(3), .ReqW(RdReqW), .MTagW(4), .RspW(257)) u_rdarb (
@@ -467,7 +485,7 @@ module nic_top #(
       vp_status[v*64 + nic_formats_pkg::NIC_VP_STATUS_OUTSTANDING_LSB +: 8] = outstanding[v*8 +: 8] + 8'(dq_active[v]);
       vp_status[v*64 + nic_formats_pkg::NIC_VP_STATUS_CQ_STALL_LSB] = cq_stall[v];
       vp_status[v*64 + nic_formats_pkg::NIC_VP_STATUS_BLOCKED_LSB]  = blocked[v];
-      vp_status[v*64 + nic_formats_pkg::NIC_VP_STATUS_DQ_WORDS_LSB +: 10]   = 10'(dq_words[v*CntW +: CntW]);
+      vp_status[v*64 + nic_formats_pkg::NIC_VP_STATUS_DQ_WORDS_LSB +: 10]   = 10'(dq_words_rsv[v*CntW +: CntW]);
     end
   end
   always_ff @(posedge clk_i) begin

@@ -122,7 +122,7 @@ int submit(rdma_ep* ep, const uint64_t* words, unsigned n, int mode) {
     ep->pio_pos = (ep->pio_pos + 7) & ~7u;  // each call starts a 64-byte line
     if (ep->pio_pos + n > kWindow) ep->pio_pos = 0;
     d.device().mmio_write_wc(ep->vp->page() + 8ull * ep->pio_pos, words, n);
-    ep->pio_pos += n;
+    ep->pio_pos = (ep->pio_pos + n) % kWindow;  // a call that ends the window: the next starts at 0
   } else {
     for (unsigned i = 0; i < n; ++i) {
       d.device().mmio_write64(ep->vp->page() + 8ull * ep->pio_pos, words[i]);
