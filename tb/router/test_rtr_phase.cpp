@@ -591,7 +591,7 @@ void idle_timing(const Topo& t, unsigned hop, const std::vector<BarrierKind>& ki
 
 }  // namespace
 
-TEST_CASE("rtr_phase: idle network barrier time is phases x (lat_hop + lat_inc) + lat_ej back to back", "[rtr_phase]") {
+TEST_CASE("rtr_phase: idle network barrier time is phases x (link delay + 1) + 1 back to back", "[rtr_phase]") {
   const std::vector<BarrierKind> seq{BarrierKind::half, BarrierKind::full, BarrierKind::half, BarrierKind::half,
                                      BarrierKind::full};
   for (unsigned hop : {1u, 2u, 5u}) {
