@@ -22,9 +22,8 @@ void AllToAllBarrier::start_round(unsigned n) {
   Node& nd = node_[n];
   const uint8_t parity = static_cast<uint8_t>(nd.round & 1);
   ++nd.round;
-  for (unsigned d = 0; d < nodes(); ++d) {
-    if (d == n) continue;
-    tag_.emplace(send_(n, d), parity);
+  for (unsigned i = 1; i < nodes(); ++i) {  // n + 1, n + 2, ...: not every node to node 0 first
+    tag_.emplace(send_(n, (n + i) % nodes()), parity);
     ++sent_;
   }
 }

@@ -3,7 +3,8 @@
 // their delivery (no RTL): at its call a node queues one barrier packet to every other node, behind
 // the data it queued before; it may leave when it holds a barrier packet of this barrier from every
 // other node (N - 1 packets per node, N^2 - N per half barrier). A full barrier is two half barriers
-// in a row (the paper: two half barriers give the barrier's guarantees), 2(N^2 - N) packets.
+// in a row (the paper: two half barriers give the barrier's guarantees), 2(N^2 - N) packets. Node n
+// sends to n + 1, n + 2, ... (mod N), so that the nodes do not all send to the same node at once.
 //
 // Its guarantee rests on per-flow order: the barrier packet from s to t must not overtake an earlier
 // packet from s to t (dimension-order routing; not ADBR, whose packets of one flow take different

@@ -162,8 +162,11 @@ TEST_CASE("alltoall: a node may not leave before its round completes", "[alltoal
   REQUIRE_THROWS_AS(b.leave(0), std::logic_error);
   REQUIRE_THROWS_AS(b.call(0, BarrierKind::half), std::logic_error);
   REQUIRE(!b.delivered(1000, 0));  // not a barrier packet
-  b.call(1, BarrierKind::half);    // ids 2, 3: 1 -> 0, 1 -> 2
-  REQUIRE(b.delivered(2, 0));
+  REQUIRE(sent[0] == std::make_pair(0u, 1u));  // node n sends to n + 1, n + 2, ...
+  REQUIRE(sent[1] == std::make_pair(0u, 2u));
+  b.call(1, BarrierKind::half);    // ids 2, 3: 1 -> 2, 1 -> 0
+  REQUIRE(sent[3] == std::make_pair(1u, 0u));
+  REQUIRE(b.delivered(3, 0));
   REQUIRE(!b.may_leave(0));
   b.call(2, BarrierKind::half);  // ids 4, 5: 2 -> 0, 2 -> 1
   REQUIRE(b.delivered(4, 0));
