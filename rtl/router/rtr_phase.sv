@@ -41,9 +41,12 @@
 //
 // Latency (cycles, the cycle of an event = the cycle its signal is high): enter handshake in cycle
 // c -> send_valid_o in c+1 (nothing to drain); the last barrier packet of a phase on recv_i in
-// cycle c (every packet of the phase sent) -> the next phase's send_valid_o in c+1 (lat_inc = 1);
-// the last phase completed in cycle c -> leave_valid_o in c+1. All outputs are functions of the
-// state only (registers): no combinational path from an input to an output.
+// cycle c (every packet of the phase sent) -> the next phase's send_valid_o in c+1; the last phase
+// completed in cycle c -> leave_valid_o in c+1. With links that put a packet sent in cycle c on
+// the neighbour's recv_i in c+h, an idle network's barrier takes phases x (h + 1) + 1 cycles from
+// the enter to the leave; h = 1 with the link sideband proposed in docs/barrier.md, so 2 cycles
+// per phase, a data packet's 2 cycles per hop. All outputs are functions of the state only
+// (registers): no combinational path from an input to an output.
 //
 // Parameters: Dims: network dimensions (2, 3); NN = 2*Dims network ports. Slots: packet slots of
 // the router reported on occ_i/left_i (a 2-D router with 2-packet buffers: 5 inputs x 2, plus 1
