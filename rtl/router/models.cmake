@@ -21,6 +21,10 @@ foreach(v "2d_adbr;2;0;0" "2d_dor;2;1;0" "3d_adbr;3;0;0" "2d_torus;2;1;1" "3d_to
                ARGS -GDims=${d} -GMode=${m} -GCredW=3 -GTorus=${t})
 endforeach()
 hpcnet_model(PREFIX Vrtr_alloc TOP rtr_alloc SOURCES ${RTR_RTL} ARGS -GNI=5)
+# The multiphase barrier's phase unit (tb/router/test_rtr_phase.cpp: many units wired by a C++
+# network model), 2-D and 3-D, 16 packet slots reported per router.
+hpcnet_model(PREFIX Vrtr_phase TOP rtr_phase SOURCES ${RTR_RTL} ARGS -GDims=2 -GSlots=16 -GKW=8)
+hpcnet_model(PREFIX Vrtr_phase_3d TOP rtr_phase SOURCES ${RTR_RTL} ARGS -GDims=3 -GSlots=16 -GKW=8)
 foreach(v "2d_adbr;2;0;3" "2d_dorvct;2;1;2" "2d_dorwh;2;2;3" "3d_adbr;3;0;3")
   list(GET v 0 n)
   list(GET v 1 d)
