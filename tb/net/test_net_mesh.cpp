@@ -460,18 +460,67 @@ HPCNET_SATURATED_ALL("Vnet_mesh_8x8_adbr_b2", "8x8", "adbr", 2)
 HPCNET_SATURATED_ALL("Vnet_mesh_4x4x4_adbr", "4x4x4", "adbr", 3)
 HPCNET_SATURATED_ALL("Vnet_torus_8x8_dorvct", "8x8-torus", "dorvct", 2)
 HPCNET_SATURATED_ALL("Vnet_torus_4x4x4_dorvct", "4x4x4-torus", "dorvct", 2)
-// The other modes on the 8x8 mesh and other seeds, 300,000 cycles each (the patterns that starved
-// sources before the backstop: bit-complement; uniform)
+// The other modes on the 8x8 mesh, and other seeds, 200,000 cycles each, bit-complement (the
+// pattern that starved sources before the backstop)
 #define HPCNET_SATURATED_SEED(model, net, mode, pat, seed)                                        \
-  TEST_CASE("saturated: " net " " mode " " #pat " seed " #seed " 300k cycles", "[net][saturated]") { \
-    saturated(model, Pattern::pat, 300000, seed);                                                  \
+  TEST_CASE("saturated: " net " " mode " " #pat " seed " #seed " 200k cycles", "[net][saturated]") { \
+    saturated(model, Pattern::pat, 200000, seed);                                                  \
   }
 HPCNET_SATURATED_SEED("Vnet_mesh_8x8_dorvct", "8x8", "dorvct", bitcomp, 7)
-HPCNET_SATURATED_SEED("Vnet_mesh_8x8_dorvct", "8x8", "dorvct", uniform, 8)
 HPCNET_SATURATED_SEED("Vnet_mesh_8x8_dorwh", "8x8", "dorwh", bitcomp, 7)
-HPCNET_SATURATED_SEED("Vnet_mesh_8x8_dorwh", "8x8", "dorwh", uniform, 8)
 HPCNET_SATURATED_SEED("Vnet_mesh_8x8_adbr_b2", "8x8", "adbr", bitcomp, 12345)
 HPCNET_SATURATED_SEED("Vnet_torus_8x8_dorvct", "8x8-torus", "dorvct", bitcomp, 12345)
+
+// --- starvation (issue 22): the cases that starved sources before the backstop, 150,000 cycles at
+// offered load 1.0 with source queues of 16 packets. With the backstop off (the router as it was:
+// T = 0, plain rotating allocation) a packet waits longer than the proven bound of the backstop
+// (so check_starvation fails there); with the defaults every check passes ---
+namespace {
+NetStats starve_run(NetSimBase& net, const NetFairness& f) {
+  net.set_fairness(f);
+  NetRunConfig rc;
+  rc.traffic.pattern.pattern = Pattern::bitcomp;
+  rc.traffic.load = 1.0;
+  rc.traffic.max_queue = 16;
+  rc.traffic.seed = 1;
+  rc.warmup = 0;
+  rc.measure = 150000;
+  rc.drain_limit = 0;
+  rc.final_drain = NetRunConfig::Drain::always;
+  rc.max_packet_age = 0;
+  return net.run(rc);
+}
+void starvation_case(std::unique_ptr<NetSimBase> net) {
+  const NetSpec& sp = net->spec();
+  const NetStats off = starve_run(*net, NetFairness{0, false});
+  const NetStats on = starve_run(*net, NetFairness{});
+  const uint64_t w = starvation_wait_bound(sp, NetFairness::kDefaultT);
+  std::printf("%s bitcomp at 1.0, 150,000 cycles: backstop off: longest wait %llu, oldest packet %llu, fewest delivered %llu "
+              "(node %u); on (T = %u): longest wait %llu (bound %llu), oldest %llu, fewest delivered %llu (node %u), "
+              "held %.2f%%; accepted %.3f -> %.3f\n",
+              sp.label().c_str(), static_cast<unsigned long long>(off.max_wait), static_cast<unsigned long long>(off.max_age),
+              static_cast<unsigned long long>(off.min_src_delivered), off.min_src, NetFairness::kDefaultT,
+              static_cast<unsigned long long>(on.max_wait), static_cast<unsigned long long>(w),
+              static_cast<unsigned long long>(on.max_age), static_cast<unsigned long long>(on.min_src_delivered), on.min_src,
+              100.0 * static_cast<double>(on.hold_cycles) / static_cast<double>(on.cycles), off.accepted(), on.accepted());
+  INFO(sp.label());
+  CHECK(off.drained);
+  CHECK(off.max_wait > w);  // starvation without the backstop: beyond what the backstop guarantees
+  CHECK(on.drained);
+  CHECK(on.delivered == on.created);
+  check_starvation(*net, on, 16);
+}
+}  // namespace
+
+TEST_CASE("starvation: 8x8 torus dorvct bitcomp depth 2 starves without the backstop, bounded with it", "[net][starvation]") {
+  starvation_case(make_net(MeshShape(8, 8).as_torus(), NetMode::dor_vct, 2));
+}
+TEST_CASE("starvation: 8x8 mesh adbr bitcomp depth 2 starves without the backstop, bounded with it", "[net][starvation]") {
+  starvation_case(make_net(MeshShape(8, 8), NetMode::adbr, 2));
+}
+TEST_CASE("starvation: 2x8 mesh adbr bitcomp starves without the backstop, bounded with it", "[net][starvation]") {
+  starvation_case(make_net(MeshShape(2, 8), NetMode::adbr, 2));
+}
 
 // --- a mesh split into blocks evaluated by two threads (NetSim, docs/net_sim.md, Threads) ---
 // The split model (two 4x2 blocks joined by NetSim) must be the same cycle for cycle as the whole
