@@ -37,7 +37,9 @@
 // deadlocks, for demonstrations and the test that shows the rule is needed (docs/router.md).
 // buf_pkts_i: the depth in use (BufMin..BufPkts, read during reset).
 // WaitW: width of the cycle counter and of the per-slot arrival stamps (waits are counted modulo
-// 2^WaitW; the proven bound must stay below it, docs/router.md#starvation-freedom).
+// 2^WaitW; the proven bound must stay below it, docs/router.md#starvation-freedom). WaitArb: 0
+// leaves the wait-ordered allocation out of the hardware (wait_arb_i is then ignored; the bound
+// does not rest on it).
 //
 // Starvation freedom (docs/router.md#starvation-freedom), both inputs read during reset:
 //   starve_t_i: T, the wait (cycles since the head was written into this router's input buffer;
@@ -72,6 +74,7 @@ module rtr_router #(
   parameter int Torus    = 0,
   parameter int Bubble   = 1,
   parameter int WaitW    = 32,
+  parameter bit WaitArb  = 1'b1,
   localparam int NR      = K0 * K1 * K2,  // routers
   localparam int NN      = 2 * Dims,      // network ports per router
   localparam int NP      = NN + 1,        // plus the local port
@@ -269,7 +272,7 @@ module rtr_router #(
   logic [SlotW-1:0]        csl;      // credit: the slot read, its position, its tail
   logic [PosW-1:0]         cpos;
   logic                    ctail;
-  logic [WaitW-1:0]        wt;       // a waiting packet's wait
+  logic [NP*NS*WaitW-1:0]  wts;      // every slot's wait (cyc_q - stamp_q), valid for waiting slots
   logic [7*32-1:0]         wv;       // the picked packets' waits per input (wait_first)
   logic [2:0]              start;    // the allocator's first input
 
@@ -284,7 +287,7 @@ module rtr_router #(
     ofree = '0; ifree = '0; iimm = '0; imm = '0; send = '0; rd = '0; xhead = '0; nbusy = '0;
     req = '0; cin = '0; oport = '0; rq = '0; pslot = '0; candv = '0; cred8 = '0; rs = '0;
     pk = '0; al = '0; src = '0; ridx = '0; pinfo = '0; ssel = '0; cred = '0; csl = '0; cpos = '0;
-    ctail = 1'b0; fl = '0; r = 0; wt = '0; wv = '0; start = '0;
+    ctail = 1'b0; fl = '0; r = 0; wts = '0; wv = '0; start = '0;
 `ifdef SYNTHESIS
     // Synthesis: the decision fields of an idle router get a value too. In simulation they are
     // never read (bpend).
@@ -306,14 +309,13 @@ module rtr_router #(
         nbusy = ne_q[r] & ~busy;
         if (Mode == 2) req = (NP*NS)'(nbusy);  // the FIFO's head packet, when the input is idle
         else           req = wait_q[r];
-        // starving: a waiting packet (VCT: every waiting slot; DOR-WH: an idle input's front
-        // packet) has waited T cycles or more
+        // every slot's wait, computed once, unconditionally (one subtractor per slot: nothing
+        // for synthesis to share between exclusive uses); starving: a waiting packet (VCT: every
+        // waiting slot; DOR-WH: an idle input's front packet) has waited T cycles or more
+        for (int i = 0; i < NP*NS; i++) wts[i*WaitW +: WaitW] = cyc_q - stamp_q[r*NP*NS + i];
         if (thr_q != '0) begin
           for (int i = 0; i < NP*NS; i++) begin
-            if (req[i]) begin
-              wt = cyc_q - stamp_q[r*NP*NS + i];
-              if (wt >= WaitW'(thr_q)) starve_c = 1'b1;
-            end
+            if (req[i] && wts[i*WaitW +: WaitW] >= WaitW'(thr_q)) starve_c = 1'b1;
           end
         end
         // outputs that can take a flit. Credits: the counter plus a credit arriving this cycle
@@ -395,7 +397,7 @@ module rtr_router #(
                 for (int s = 0; s < NS; s++) begin
                   if (pk[2:0] == 3'(s)) begin
                     rq[p*NP +: NP] = ssel[s*NP +: NP];
-                    if (arb_q) wv[p*32 +: 32] = 32'(cyc_q - stamp_q[(r*NP + p)*NS + s]);
+                    if (WaitArb && arb_q) wv[p*32 +: 32] = 32'(wts[(p*NS + s)*WaitW +: WaitW]);
                   end
                 end
               end
@@ -404,7 +406,7 @@ module rtr_router #(
           if (rq != '0) begin
             // the first input visited: the longest-waiting picked packet's (wait_arb_i), else the
             // rotating pointer
-            start = arb_q ? rtr_pkg::wait_first(wv, rtr_pkg::req_any(rtr_pkg::expand_req(49'(rq), NP)),
+            start = (WaitArb && arb_q) ? rtr_pkg::wait_first(wv, rtr_pkg::req_any(rtr_pkg::expand_req(49'(rq), NP)),
                                                 ptr_q[r], NP)
                           : ptr_q[r];
             al = rtr_pkg::alloc(rtr_pkg::expand_req(49'(rq), NP), start, NP);
