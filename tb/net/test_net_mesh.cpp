@@ -512,13 +512,13 @@ void starvation_case(std::unique_ptr<NetSimBase> net) {
 }
 }  // namespace
 
-TEST_CASE("starvation: 8x8 torus dorvct bitcomp depth 2 starves without the backstop, bounded with it", "[net][starvation]") {
+TEST_CASE("starvation: 8x8 torus dorvct bitcomp depth 2 starves without the backstop and is bounded with it", "[net][starvation]") {
   starvation_case(make_net(MeshShape(8, 8).as_torus(), NetMode::dor_vct, 2));
 }
-TEST_CASE("starvation: 8x8 mesh adbr bitcomp depth 2 starves without the backstop, bounded with it", "[net][starvation]") {
+TEST_CASE("starvation: 8x8 mesh adbr bitcomp depth 2 starves without the backstop and is bounded with it", "[net][starvation]") {
   starvation_case(make_net(MeshShape(8, 8), NetMode::adbr, 2));
 }
-TEST_CASE("starvation: 2x8 mesh adbr bitcomp starves without the backstop, bounded with it", "[net][starvation]") {
+TEST_CASE("starvation: 2x8 mesh adbr bitcomp starves without the backstop and is bounded with it", "[net][starvation]") {
   starvation_case(make_net(MeshShape(2, 8), NetMode::adbr, 2));
 }
 

@@ -92,7 +92,7 @@ TEST_CASE("rtr_alloc: grants match the reference and are maximal with one output
   }
 }
 
-TEST_CASE("rtr_alloc: wait order: the longest-waiting requester first, matching the reference", "[rtr_alloc]") {
+TEST_CASE("rtr_alloc: wait order: the longest-waiting requester first as the reference", "[rtr_alloc]") {
   std::mt19937_64 rng(hpcnet::tb::seed("rtr_alloc wait order"));
   AllocTb tb;
   for (int c = 0; c < 50000; ++c) {
