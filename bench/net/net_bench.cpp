@@ -79,11 +79,17 @@ NetSimBase* Bench::net(const MeshShape& shape, NetMode m, unsigned buf, unsigned
   if (const NetModelInfo* info = find_net(shape, m, buf, threads)) {
     const NetSpec spec = net_spec(*info, buf);
     auto& slot = nets_[spec.model + "/" + std::to_string(spec.buf_pkts)];
-    if (!slot) slot = info->make(spec, tw);
+    if (!slot) {
+      slot = info->make(spec, tw);
+      slot->set_fairness(NetFairness{o_.starve_t, !o_.no_wait_arb});
+    }
     return slot.get();
   }
   auto& slot = nets_[fmt::format("{}/{}/{}/{}", shape.name(), mode_name(m), buf, threads)];
-  if (!slot) slot = make_net(shape, m, buf, threads, tw);
+  if (!slot) {
+    slot = make_net(shape, m, buf, threads, tw);
+    slot->set_fairness(NetFairness{o_.starve_t, !o_.no_wait_arb});
+  }
   return slot.get();
 }
 
@@ -265,10 +271,12 @@ std::vector<Point>& Bench::curve(Pattern p, NetMode m) {
 void Bench::latency_table() {
   const bool need_l0 = loads_.size() > 1 || extend_;
   size_t zl_before = zl_.size();
-  Table t({"pattern", "mode", "offered", "accepted", "latency", "net latency", "p99", "avg hops", "max queue", "stable"});
+  Table t({"pattern", "mode", "offered", "accepted", "latency", "net latency", "p99", "avg hops", "max queue", "max age",
+           "min src pkts", "max wait", "stable"});
   std::vector<std::string> cols = cfg_cols();
   for (const char* c : {"accepted_flits_per_node_cycle", "latency_cycles", "net_latency_cycles", "p99_latency_cycles",
-                        "avg_hops", "max_source_queue_pkts", "stable", "added_point"})
+                        "avg_hops", "max_source_queue_pkts", "stable", "added_point", "max_age_cycles",
+                        "min_source_delivered_pkts", "max_router_wait_cycles", "hold_cycles"})
     cols.push_back(c);
   Table csv(cols);
   for (Pattern p : patterns_)
@@ -276,11 +284,14 @@ void Bench::latency_table() {
       for (const Point& pt : curve(p, m)) {
         t.add({pattern_name(p), mode_name(m), f3(pt.load) + (pt.added ? " +" : ""), f3(pt.s.accepted()), f2(pt.lat()),
                f2(pt.s.avg_net_latency()), std::to_string(pt.s.percentile(0.99)), f2(pt.s.avg_hops()),
-               std::to_string(pt.s.max_queue_seen), pt.s.stable ? "yes" : "NO"});
+               std::to_string(pt.s.max_queue_seen), std::to_string(pt.s.max_age), std::to_string(pt.s.min_src_delivered),
+               std::to_string(pt.s.max_wait), pt.s.stable ? "yes" : "NO"});
         std::vector<std::string> r = cfg(m, p, pt.load, default_buf(m));
         for (const std::string& v : {f3(pt.s.accepted()), f2(pt.lat()), f2(pt.s.avg_net_latency()),
                                      std::to_string(pt.s.percentile(0.99)), f2(pt.s.avg_hops()),
-                                     std::to_string(pt.s.max_queue_seen), yes_no(pt.s.stable), yes_no(pt.added)})
+                                     std::to_string(pt.s.max_queue_seen), yes_no(pt.s.stable), yes_no(pt.added),
+                                     std::to_string(pt.s.max_age), std::to_string(pt.s.min_src_delivered),
+                                     std::to_string(pt.s.max_wait), std::to_string(pt.s.hold_cycles)})
           r.push_back(v);
         csv.add(r);
       }
@@ -347,6 +358,9 @@ const Sat& Bench::saturation(Pattern p, NetMode m, unsigned buf) {
   const Point full = point(n, p, kMaxLoad);
   s.accepted_at_max = full.s.accepted();
   s.accepted_stable = full.s.stable;
+  s.full_max_age = full.s.max_age;
+  s.full_min_src = full.s.min_src_delivered;
+  s.full_max_wait = full.s.max_wait;
   if (!(cv != curves_.end() && buf == default_buf(m))) {  // a sweep: what the next ones will take
     sat_points_ += runs_ - points0;
     ++sat_count_;
@@ -371,6 +385,8 @@ void Bench::saturation_table() {
   for (NetMode m : modes_) {
     dcols.push_back(fmt::format("{} sat", mode_name(m)));
     dcols.push_back(fmt::format("{} acc@1", mode_name(m)));
+    dcols.push_back(fmt::format("{} age@1", mode_name(m)));
+    dcols.push_back(fmt::format("{} minsrc@1", mode_name(m)));
   }
   const bool both = has(NetMode::adbr) && has(NetMode::dor_vct);
   if (both) dcols.push_back("adbr/dorvct");
@@ -380,7 +396,8 @@ void Bench::saturation_table() {
   std::vector<std::string> cols = cfg_cols();
   for (const char* c : {"saturation_load_flits_per_node_cycle", "bracket_low", "bracket_high", "above_max_load",
                         "accepted_at_load_1_flits_per_node_cycle", "accepted_at_load_1_stable", "ideal_dor_flits_per_node_cycle",
-                        "ideal_any_flits_per_node_cycle", "bound_flits_per_node_cycle", "above_bound"})
+                        "ideal_any_flits_per_node_cycle", "bound_flits_per_node_cycle", "above_bound",
+                        "max_age_at_load_1_cycles", "min_source_delivered_at_load_1_pkts", "max_router_wait_at_load_1_cycles"})
     cols.push_back(c);
   Table csv(cols);
   std::vector<std::string> notes;
@@ -392,11 +409,14 @@ void Bench::saturation_table() {
       const Sat& s = saturation(p, m, b);
       row.push_back(sat_text(s, p, m));
       row.push_back(f3(s.accepted_at_max));
+      row.push_back(std::to_string(s.full_max_age));
+      row.push_back(std::to_string(s.full_min_src));
       std::vector<std::string> r = cfg(m, p, kMaxLoad, b);
       r[3] = "";  // no single offered load: the bisection's
       for (const std::string& v : {f3(s.load), f3(s.lo), f3(s.hi), yes_no(s.above_max), f3(s.accepted_at_max),
                                    yes_no(s.accepted_stable), f3(cap.dor()), f3(cap.any()), f3(bound(p, m)),
-                                   yes_no(above_bound(s, p, m))})
+                                   yes_no(above_bound(s, p, m)), std::to_string(s.full_max_age),
+                                   std::to_string(s.full_min_src), std::to_string(s.full_max_wait)})
         r.push_back(v);
       csv.add(r);
       if (above_bound(s, p, m))
@@ -414,6 +434,8 @@ void Bench::saturation_table() {
   emit("saturation",
        fmt::format("Saturation load, {} (flits/node/cycle where the average latency reaches 2 x zero-load; bisection "
                    "to +-{:.3f}); acc@1 = accepted throughput measured at offered load 1.0 (the saturation throughput); "
+                   "age@1, minsrc@1 = that run's oldest packet (cycles, whole run, source queue included) and the fewest "
+                   "packets any source delivered; "
                    "ideal dor / ideal any = the throughput limit of dimension-order routing / of any routing from the "
                    "pattern's channel loads, cuts and ejection ports (net_capacity.hpp); a saturation above its "
                    "routing's limit (adbr: ideal any, the DOR modes: ideal dor) is marked (> bound!)",

@@ -17,6 +17,7 @@
 #include "common/registry.hpp"
 #include "common/table.hpp"
 
+#include "sim/net/net_sim.hpp"
 #include "sim/net/net_traffic.hpp"
 #include "sim/net/net_types.hpp"
 
@@ -40,6 +41,8 @@ struct NetBenchOptions {
   std::vector<std::string> speed_meshes;  // speed scenario; empty: 8x8 and 16x16
   std::vector<unsigned> speed_threads;    // speed scenario; empty: 1 and 2
   unsigned speed_runs = 1;                // speed scenario: runs per point (the goals use the median)
+  unsigned starve_t = sim::NetFairness::kDefaultT;  // starvation backstop threshold (0: off), docs/router.md
+  bool no_wait_arb = false;               // plain rotating switch allocation (not longest wait first)
   bool quick = false;                     // CI-sized run
   bool progress = true;                   // one line per simulated point on stderr
   std::vector<std::string> notes;         // printed before the run (e.g. patterns left out of the default set)

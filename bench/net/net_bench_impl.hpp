@@ -42,6 +42,8 @@ struct Sat {
   bool above_max = false;   // still below the criterion at kMaxLoad
   double accepted_at_max = 0;  // accepted throughput at offered load kMaxLoad (measured, one run)
   bool accepted_stable = false;
+  // that run's oldest packet (whole run), fewest packets delivered by a source, longest router wait
+  uint64_t full_max_age = 0, full_min_src = 0, full_max_wait = 0;
 };
 
 // Progress of the whole command on stderr: "[net k/~N] ... (elapsed, ~s left)"; N is an

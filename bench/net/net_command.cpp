@@ -68,6 +68,11 @@ Runner add_net_options(CLI::App& app) {
   add_list(*n, "--threads", o.speed_threads, "threads of the speed scenario")->check(CLI::Range(1u, 64u))->default_str("1,2");
   n->add_option("--speed-runs", o.speed_runs, "runs per point of the speed scenario; a goal verdict needs the median of >= 3")
       ->check(CLI::Range(1u, 100u));
+  n->add_option("--starve-t", o.starve_t,
+                "starvation backstop threshold T: cycles a packet may wait in one router before every injection port is "
+                "held (0: off)")
+      ->check(CLI::Range(0u, 65535u));
+  n->add_flag("--no-wait-arb", o.no_wait_arb, "plain rotating switch allocation instead of longest wait first");
   n->add_flag("--quick", o.quick, "CI-sized run: short points, few loads, coarse bisection");
   n->add_flag("--quiet", c->quiet, "no progress lines on stderr");
   n->add_flag("--list-models", c->list_models, "list the built mesh models and exit");

@@ -61,7 +61,7 @@ const std::vector<std::string> kOrder = {"zeroload", "latency", "saturation", "g
 // The keys of the config file and of key=value: the option names without "--".
 const std::vector<std::string> kKeys = {"scenario", "mesh", "mode", "pattern", "loads", "depth", "buf", "gain-buf",
                                         "warmup", "measure", "seed", "hotspot-frac", "hotspots", "speed-mesh", "threads",
-                                        "speed-runs", "quick"};
+                                        "speed-runs", "quick", "starve-t", "no-wait-arb"};
 
 bool applies(const std::string& key, const std::set<std::string>& scen) {
   for (const Rule& r : rules())
@@ -187,6 +187,8 @@ std::string effective_config(const NetCommand& c, const std::set<std::string>& s
     else if (k == "measure") v = fmt::format("{}{}", b.measure, b.quick ? "  (--quick)" : "");
     else if (k == "seed") v = std::to_string(b.seed);
     else if (k == "speed-runs") v = std::to_string(b.speed_runs);
+    else if (k == "starve-t") v = std::to_string(b.starve_t);
+    else if (k == "no-wait-arb") v = "false";
     else if (k == "mode" || k == "pattern") {
       std::string l;
       if (k == "mode")

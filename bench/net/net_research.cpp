@@ -27,7 +27,9 @@ struct NetRunOptions {
   double load = 0.1, ej_ready = 1.0;
   unsigned buf = 0, hist_bin = 4, runs = 1, threads = 1;
   uint64_t warmup = 5000, measure = 20000, seed = 1;
-  bool joined = false, quiet = false;
+  uint64_t max_queue = 0, drain_limit = 0;
+  unsigned starve_t = NetFairness::kDefaultT;
+  bool joined = false, quiet = false, no_wait_arb = false;
   std::string trace, link_csv, router_csv, heatmap, hist_csv, csv;
 };
 
@@ -57,8 +59,12 @@ int run(const NetRunOptions& o) {
   if (!o.heatmap.empty())
     if (const std::string why = plotting_unavailable(); !why.empty()) throw UsageError("--heatmap", why);
   auto net = build(o, shape, mode);
+  net->set_fairness(NetFairness{o.starve_t, !o.no_wait_arb});
   const NetSpec& sp = net->spec();
   NetRunConfig rc;
+  rc.traffic.max_queue = o.max_queue;
+  if (o.drain_limit) rc.drain_limit = o.drain_limit;
+  rc.max_packet_age = 0;  // reported (max age), not a failure
   rc.traffic.pattern.pattern = pattern;
   rc.traffic.load = o.load;
   rc.traffic.seed = o.seed;
@@ -85,13 +91,17 @@ int run(const NetRunOptions& o) {
   const bool stats = !o.link_csv.empty() || !o.router_csv.empty() || !o.heatmap.empty();
   if (stats) net->enable_link_stats();
   Table t({"network", "model", "traffic", "cycles", "delivered", "avg latency", "p99 latency", "max latency", "accepted",
-           "stable", "max link util", "cycles/cpu-s", "cycles/wall-s", "serial steps"});
+           "stable", "max age", "min src delivered", "max wait", "wait bound", "hold %", "max link util", "cycles/cpu-s",
+           "cycles/wall-s", "serial steps"});
   NetStats s;
   for (unsigned r = 0; r < o.runs; ++r) {
     s = net->run(rc);
     t.add({sp.label(), sp.model, traffic, fmt::format("{}", s.cycles), fmt::format("{}", s.delivered),
            fmt::format("{:.2f}", s.avg_latency()), fmt::format("{}", s.percentile(0.99)), fmt::format("{}", s.lat_max),
-           fmt::format("{:.4f}", s.accepted()), s.stable ? "yes" : "NO",
+           fmt::format("{:.4f}", s.accepted()), s.stable ? "yes" : "NO", fmt::format("{}", s.max_age),
+           fmt::format("{} (node {})", s.min_src_delivered, s.min_src), fmt::format("{}", s.max_wait),
+           o.starve_t ? fmt::format("{}", starvation_wait_bound(sp, o.starve_t)) : std::string("none (off)"),
+           fmt::format("{:.2f}", 100.0 * static_cast<double>(s.hold_cycles) / static_cast<double>(std::max<uint64_t>(s.cycles, 1))),
            stats ? fmt::format("{:.3f}", link_stats(*net->link_probe()).max_utilization()) : "-",
            fmt::format("{:.0f}", s.cycles_per_cpu_s()), fmt::format("{:.0f}", s.cycles_per_s()),
            sp.threads > 1 ? fmt::format("{}", net->serial_steps()) : "-"});
@@ -182,6 +192,13 @@ void add_net_research_command(Registry& reg) {
             app.add_option("--hist-bin", o->hist_bin, "latency histogram bin width, cycles (default 4)")->check(CLI::Range(1u, 100000u));
             app.add_option("--runs", o->runs, "repeat the run (speed measurements; default 1)")->check(CLI::Range(1u, 100u));
             app.add_option("--csv", o->csv, "the result table as CSV");
+            app.add_option("--starve-t", o->starve_t,
+                           "starvation backstop threshold T, cycles a packet may wait in a router before injection is held "
+                           "(0: off; default " + std::to_string(NetFairness::kDefaultT) + ")")
+                ->check(CLI::Range(0u, 65535u));
+            app.add_flag("--no-wait-arb", o->no_wait_arb, "plain rotating switch allocation instead of longest wait first");
+            app.add_option("--max-queue", o->max_queue, "source queue cap, packets (default 0: unbounded)");
+            app.add_option("--drain-limit", o->drain_limit, "cycles after the window for the tagged packets (default 50000)");
             app.add_flag("--quiet", o->quiet, "no progress lines on stderr");
             return [o, &app] {
               // options that would be ignored are errors (docs/cli.md)

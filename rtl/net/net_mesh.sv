@@ -12,6 +12,9 @@
 //   [31:24] holds the hops travelled. Every other bit is payload, carried unchanged.
 //   Links: a router's output (link) register drives the neighbour's input buffer directly:
 //   2 cycles per hop at zero load (docs/router.md, timing).
+//   starve_t_i, wait_arb_i (read during reset): starvation backstop threshold T (0: off) and
+//   wait-ordered switch allocation (rtr_router, docs/router.md#starvation-freedom); hold_o: the
+//   injection ports take no new packet this cycle (a packet has waited T cycles somewhere).
 //   moved_o: counts, per cycle, the routers that moved at least one flit through their crossbar
 //   (wraps; a progress indication for watchdogs).
 // Parameters as rtr_router; Dims = 2 needs K2 = 1; every radix 1..128.
@@ -32,6 +35,9 @@ module net_mesh #(
   input  logic                   clk_i,
   input  logic                   rst_ni,
   input  logic [rtr_pkg::BufW-1:0] buf_pkts_i,  // buffer depth in use (packets), read during reset
+  input  logic [15:0]            starve_t_i,  // starvation threshold T (0: off), read during reset
+  input  logic                   wait_arb_i,  // wait-ordered allocation, read during reset
+  output logic                   hold_o,      // injection held (a packet is starving)
   input  logic [Nodes-1:0]       inj_valid_i,
   output logic [Nodes-1:0]       inj_ready_o,
   input  logic [Nodes*FlitW-1:0] inj_data_i,
@@ -57,7 +63,10 @@ module net_mesh #(
     .Dims(Dims), .K0(K0), .K1(K1), .K2(K2), .BufPkts(BufPkts), .PktFlits(PktFlits),
     .FlitW(FlitW), .Mode(Mode), .Sel(Sel), .Ext(1'b0), .Torus(Torus), .Bubble(Bubble)
   ) u_net (
-    .clk_i, .rst_ni, .buf_pkts_i,
+    .clk_i, .rst_ni, .buf_pkts_i, .starve_t_i, .wait_arb_i,
+    .hold_i     (1'b0),
+    .starve_o   (),
+    .hold_o,
     .in_valid_i ('0),
     .in_data_i  ('0),
     .in_cred_o  (),

@@ -286,6 +286,35 @@ package rtr_pkg;
     alloc = {found ? ((32'(first) == NI - 1) ? 3'd0 : first + 3'd1) : ptr, found, gnt, ognt, ogin};
   endfunction
 
+  // The inputs that request (7 bits: input i has a non-zero row in the 7 x 7 request layout).
+  function automatic logic [6:0] req_any(input logic [48:0] req);
+    for (int i = 0; i < 7; i++) req_any[i] = req[i*7 +: 7] != '0;
+  endfunction
+
+  // Wait-ordered allocation (docs/router.md#starvation-freedom): the input alloc visits first.
+  // w[i*32 +: 32]: the wait of input i's picked packet; rq: the requesting inputs. Of the
+  // requesting inputs, the one with the longest wait; on a tie the first in the rotating order
+  // from ptr (so with equal waits this is the plain rotation's first requester). No request: ptr.
+  function automatic logic [2:0] wait_first(input logic [7*32-1:0] w, input logic [6:0] rq,
+                                            input logic [2:0] ptr, input int NI);
+    logic [2:0]  best;
+    logic [31:0] bw;
+    logic        found;
+    best  = ptr;
+    bw    = '0;
+    found = 1'b0;
+    for (int pass = 0; pass < 2; pass++) begin
+      for (int i = 0; i < 7; i++) begin
+        if (i < NI && ((pass == 0) == (3'(i) >= ptr)) && rq[i] && (!found || w[i*32 +: 32] > bw)) begin
+          best  = 3'(i);
+          bw    = w[i*32 +: 32];
+          found = 1'b1;
+        end
+      end
+    end
+    wait_first = best;
+  endfunction
+
   // The head flit's first HeadW bits after a hop on network port p (dimension p/2, direction p%2):
   // that dimension's remaining hops move one step towards zero, the hop counter counts one more.
   function automatic logic [HeadW-1:0] hop_update(input logic [HeadW-1:0] h, input int p);

@@ -36,6 +36,21 @@
 // >= 2); Bubble: 0 drops the bubble rule on a torus (every hop needs one free slot): a torus that
 // deadlocks, for demonstrations and the test that shows the rule is needed (docs/router.md).
 // buf_pkts_i: the depth in use (BufMin..BufPkts, read during reset).
+// WaitW: width of the cycle counter and of the per-slot arrival stamps (waits are counted modulo
+// 2^WaitW; the proven bound must stay below it, docs/router.md#starvation-freedom). WaitArb: 0
+// leaves the wait-ordered allocation out of the hardware (wait_arb_i is then ignored; the bound
+// does not rest on it).
+//
+// Starvation freedom (docs/router.md#starvation-freedom), both inputs read during reset:
+//   starve_t_i: T, the wait (cycles since the head was written into this router's input buffer;
+//   DOR-WH: since it reached the front of its FIFO) at which a waiting packet is starving; 0 turns
+//   the backstop off. While any packet of the network is starving, every router stops taking new
+//   packets at its injection port (hold): starve_o is this block's flag (combinational from the
+//   state), hold_i the other blocks' flags ORed by the harness (0 for one block), registered with
+//   starve_o into hold_q at the edge, so a network split in blocks holds in the same cycle as one
+//   block. hold_o = hold_q. A packet being written into the injection buffer is completed.
+//   wait_arb_i: 1 = the switch allocator visits first the input whose picked packet has waited
+//   longest (ties: the rotating pointer), 0 = plain rotation.
 //
 // Implementation: a combinational block computes every router's decisions for the cycle from the
 // state before the edge (skipping idle routers); the sequential block applies them in two passes
@@ -58,6 +73,8 @@ module rtr_router #(
   parameter bit Ext      = 1'b1,
   parameter int Torus    = 0,
   parameter int Bubble   = 1,
+  parameter int WaitW    = 32,
+  parameter bit WaitArb  = 1'b1,
   localparam int NR      = K0 * K1 * K2,  // routers
   localparam int NN      = 2 * Dims,      // network ports per router
   localparam int NP      = NN + 1,        // plus the local port
@@ -81,6 +98,13 @@ module rtr_router #(
   input  logic                   rst_ni,
   // input buffer depth in use, in packets (1..BufPkts; ADBR: >= Dims); read only during reset
   input  logic [rtr_pkg::BufW-1:0] buf_pkts_i,
+  // starvation backstop threshold T (0: off) and wait-ordered allocation; read during reset
+  input  logic [15:0]            starve_t_i,
+  input  logic                   wait_arb_i,
+  // hold: the other blocks' starving flags (ORed; 0 for a single block); this block's flag
+  input  logic                   hold_i,
+  output logic                   starve_o,
+  output logic                   hold_o,
   // boundary network ports (router r, port p at r*NN + p; Ext = 1)
   input  logic [NR*NN-1:0]       in_valid_i,
   input  logic [NR*NN*FlitW-1:0] in_data_i,
@@ -122,6 +146,9 @@ module rtr_router #(
   end
   if (BufPkts < 1 || BufPkts > rtr_pkg::MaxS || PktFlits < 1) begin : gen_err_size
     $error("rtr_router: BufPkts must be 1..8 and PktFlits >= 1");
+  end
+  if (WaitW < 8 || WaitW > 32) begin : gen_err_waitw
+    $error("rtr_router: WaitW must be 8..32");
   end
   if (FlitW < 32 || FlitW % 32 != 0) begin : gen_err_flitw
     $error("rtr_router: FlitW must be a multiple of 32 (>= 32: route field and hop counter)");
@@ -197,6 +224,14 @@ module rtr_router #(
   logic [NS-1:0]          slots_q;                // VCT: the slots in use (the lowest buf_pkts)
   // credits per output after reset: free slots (VCT), free flit entries (wormhole)
   logic [CredW-1:0]       credlim_q /*verilator public_flat_rd*/;
+  // starvation freedom: cycle counter, arrival stamp per slot (VCT: head written; DOR-WH, one per
+  // input: the packet reached the FIFO's front), threshold, allocation order, hold
+  logic [WaitW-1:0]       cyc_q /*verilator public_flat_rd*/;
+  logic [WaitW-1:0]       stamp_q  [NR*NP*NS] /*verilator public_flat_rd*/;
+  logic [15:0]            thr_q /*verilator public_flat_rd*/;
+  logic                   arb_q;
+  logic                   hold_q;
+  logic                   starve_c;              // some waiting packet has waited >= T (decide)
 
   // ---------------------------------------------------------------- decisions (combinational)
   // Per router, from the state before the clock edge: the flits moved and the grants. Only
@@ -237,6 +272,9 @@ module rtr_router #(
   logic [SlotW-1:0]        csl;      // credit: the slot read, its position, its tail
   logic [PosW-1:0]         cpos;
   logic                    ctail;
+  logic [NP*NS*WaitW-1:0]  wts;      // every slot's wait (cyc_q - stamp_q), valid for waiting slots
+  logic [7*32-1:0]         wv;       // the picked packets' waits per input (wait_first)
+  logic [2:0]              start;    // the allocator's first input
 
   int unsigned             r;        // the router the decisions visit
 
@@ -249,7 +287,7 @@ module rtr_router #(
     ofree = '0; ifree = '0; iimm = '0; imm = '0; send = '0; rd = '0; xhead = '0; nbusy = '0;
     req = '0; cin = '0; oport = '0; rq = '0; pslot = '0; candv = '0; cred8 = '0; rs = '0;
     pk = '0; al = '0; src = '0; ridx = '0; pinfo = '0; ssel = '0; cred = '0; csl = '0; cpos = '0;
-    ctail = 1'b0; fl = '0; r = 0;
+    ctail = 1'b0; fl = '0; r = 0; wts = '0; wv = '0; start = '0;
 `ifdef SYNTHESIS
     // Synthesis: the decision fields of an idle router get a value too. In simulation they are
     // never read (bpend).
@@ -260,6 +298,7 @@ module rtr_router #(
     out_data_o = '0;
 `endif
     bpend = '0;
+    starve_c = 1'b0;
     // the boundary outputs are this cycle's decisions (Ext): in_cred_o, out_valid_o and, when
     // valid, out_data_o (written only with a flit: a wide port is not rebuilt every cycle)
     in_cred_o   = '0;
@@ -270,6 +309,15 @@ module rtr_router #(
         nbusy = ne_q[r] & ~busy;
         if (Mode == 2) req = (NP*NS)'(nbusy);  // the FIFO's head packet, when the input is idle
         else           req = wait_q[r];
+        // every slot's wait, computed once, unconditionally (one subtractor per slot: nothing
+        // for synthesis to share between exclusive uses); starving: a waiting packet (VCT: every
+        // waiting slot; DOR-WH: an idle input's front packet) has waited T cycles or more
+        for (int i = 0; i < NP*NS; i++) wts[i*WaitW +: WaitW] = cyc_q - stamp_q[r*NP*NS + i];
+        if (thr_q != '0) begin
+          for (int i = 0; i < NP*NS; i++) begin
+            if (req[i] && wts[i*WaitW +: WaitW] >= WaitW'(thr_q)) starve_c = 1'b1;
+          end
+        end
         // outputs that can take a flit. Credits: the counter plus a credit arriving this cycle
         // (the credit link register crbox_q, which also registers a boundary pulse out_cred_i;
         // pass A adds it to the counter at this edge), so a freed slot is reused one cycle earlier.
@@ -347,13 +395,21 @@ module rtr_router #(
               if (pk[3]) begin
                 pslot[p*SlotW +: SlotW] = SlotW'(pk[2:0]);
                 for (int s = 0; s < NS; s++) begin
-                  if (pk[2:0] == 3'(s)) rq[p*NP +: NP] = ssel[s*NP +: NP];
+                  if (pk[2:0] == 3'(s)) begin
+                    rq[p*NP +: NP] = ssel[s*NP +: NP];
+                    if (WaitArb && arb_q) wv[p*32 +: 32] = 32'(wts[(p*NS + s)*WaitW +: WaitW]);
+                  end
                 end
               end
             end
           end
           if (rq != '0) begin
-            al = rtr_pkg::alloc(rtr_pkg::expand_req(49'(rq), NP), ptr_q[r], NP);
+            // the first input visited: the longest-waiting picked packet's (wait_arb_i), else the
+            // rotating pointer
+            start = (WaitArb && arb_q) ? rtr_pkg::wait_first(wv, rtr_pkg::req_any(rtr_pkg::expand_req(49'(rq), NP)),
+                                                ptr_q[r], NP)
+                          : ptr_q[r];
+            al = rtr_pkg::alloc(rtr_pkg::expand_req(49'(rq), NP), start, NP);
             // an immediate grant: the input and the output were both idle, the head moves now
             for (int p = 0; p < NP; p++) begin
               if (al[28 + p] && !busy[p] && (rq[p*NP +: NP] & conn_q[r]) == '0) begin
@@ -445,8 +501,14 @@ module rtr_router #(
   logic [NR-1:0]         amask, bmask;  // routers visited by passes A and B
   logic [NR-1:0]         xmask;         // Ext: routers with a boundary flit or credit arriving
   logic [31:0]           bufn;          // run-time buffer depth (reset)
+  logic                  hold_n;        // hold after this edge
+  logic                  hchg;          // hold changes at this edge
   int unsigned           u;             // the router the state update visits
 `ifndef SYNTHESIS
+  // simulation only (read by NetSim): the longest wait of a granted packet, cycles on hold
+  logic [WaitW-1:0]      maxwait_q /*verilator public_flat_rd*/;
+  logic [WaitW-1:0]      gwait;
+  logic [31:0]           holdcyc_q /*verilator public_flat_rd*/;
   logic [NR-1:0]         inj_wait_q;   // injection valid and not ready last cycle
   logic [FlitW-1:0]      inj_prev_q [NR];
 `endif
@@ -457,7 +519,10 @@ module rtr_router #(
     wroute = '0; winfo = '0; arrive = '0; back = '0; injw = 1'b0; fs = '0; wsl = '0; widx = '0; dc = '0;
     d_send = '0; d_rd = '0; d_gnt = '0; d_ognt = '0; d_clast = '0; d_imm = '0; busy0 = '0;
     credn = '0; cu = '0; rsl = '0; rp = '0; lst = 1'b0; ejpop = 1'b0; moved = '0; nb = '0;
-    amask = '0; bmask = '0; xmask = '0; bufn = '0; u = 0;
+    amask = '0; bmask = '0; xmask = '0; bufn = '0; u = 0; hold_n = 1'b0; hchg = 1'b0;
+`ifndef SYNTHESIS
+    gwait = '0;
+`endif
     if (!rst_ni) begin
       for (int i = 0; i < NR; i++) begin
         inbox_q[i]  = '0;
@@ -499,6 +564,14 @@ module rtr_router #(
                     BufMin, BufPkts, BufPkts, (Mode == 0) ? "; ADBR: DBFC needs >= Dims"
                                             : (Torus != 0) ? "; torus: the bubble rule needs >= 2" : "");
 `endif
+      thr_q       = starve_t_i;
+      arb_q       = wait_arb_i;
+      cyc_q       = '0;
+      hold_q      = 1'b0;
+`ifndef SYNTHESIS
+      maxwait_q   = '0;
+      holdcyc_q   = '0;
+`endif
       skv_q       = '0;
       cpend_q     = '0;
       apend_q     = '0;
@@ -509,6 +582,11 @@ module rtr_router #(
       inj_wait_q  = '0;
 `endif
     end else begin
+      // hold after this edge: a starving packet here or in another block (decided before the
+      // edge); the injection ports' ready follows it (passes A and B, and below when it changes)
+      hold_n = starve_c | hold_i;
+      hchg   = hold_n != hold_q;
+      hold_q = hold_n;
       // (A) inputs: flits on the links and credit pulses, sent in the last cycle
       amask = apend_q | inj_valid_i;
 `ifndef SYNTHESIS
@@ -574,6 +652,8 @@ module rtr_router #(
                 widx = wptr_q[u][p*IdxW +: IdxW];
                 if (!wmid_q[u][p]) begin
                   infow_q[(u*NP + p)*Depth + 32'(widx)] = winfo;
+                  // a head into an empty FIFO is its front from the next cycle on
+                  if (cnt_q[u][p*CntW +: CntW] == '0) stamp_q[(u*NP + p)*NS] = cyc_q + WaitW'(1);
                 end
                 wptr_q[u][p*IdxW +: IdxW] = (widx == IdxW'(Depth - 1)) ? '0 : widx + IdxW'(1);
                 cnt_q[u][p*CntW +: CntW]  = cnt_q[u][p*CntW +: CntW] + CntW'(1);
@@ -595,6 +675,7 @@ module rtr_router #(
                       end
                       occ_q[u][p*NS + s]  = 1'b1;
                       wait_q[u][p*NS + s] = 1'b1;
+                      stamp_q[(u*NP + p)*NS + s] = cyc_q + WaitW'(1);
                     end
                   end
                 end
@@ -614,7 +695,7 @@ module rtr_router #(
           inbox_q[u] = '0;
           inj_ready_o[u] = rtr_pkg::inj_room(wmid_q[u][NN], rtr_pkg::MaxS'(occ_q[u][NN*NS +: NS]),
                                              rtr_pkg::MaxS'(slots_q), 16'(cnt_q[u][NN*CntW +: CntW]),
-                                             16'(credlim_q), Mode);
+                                             16'(credlim_q), Mode) && (!hold_q || wmid_q[u][NN]);
           cpend_q[u] = 1'b1;  // a flit was written: a packet may wait
         end
         if (Ext && xmask[u]) begin
@@ -659,6 +740,15 @@ module rtr_router #(
           if ((d_rd | d_gnt) != '0) begin
             for (int p = 0; p < NP; p++) begin
               if (d_gnt[p]) begin
+`ifndef SYNTHESIS
+                // the granted packet's wait in this router (cyc_q: the cycle of the decision)
+                for (int s = 0; s < NS; s++) begin
+                  if (Mode == 2 ? (s == 0) : (dpslot[u][p*SlotW +: SlotW] == SlotW'(s))) begin
+                    gwait = cyc_q - stamp_q[(u*NP + p)*NS + s];
+                  end
+                end
+                if (gwait > maxwait_q) maxwait_q = gwait;
+`endif
                 oport_q[u][p*NP +: NP] = drq[u][p*NP +: NP];
                 if (Mode != 2) begin
                   for (int s = 0; s < NS; s++) begin
@@ -675,6 +765,8 @@ module rtr_router #(
                                               : rptr_q[u][p*IdxW +: IdxW] + IdxW'(1);
                   cnt_q[u][p*CntW +: CntW] = cnt_q[u][p*CntW +: CntW] - CntW'(1);
                   ne_q[u][p] = cnt_q[u][p*CntW +: CntW] != '0;
+                  // the tail read: the next packet, when here, is the front from the next cycle on
+                  if (lst && ne_q[u][p]) stamp_q[(u*NP + p)*NS] = cyc_q + WaitW'(1);
                 end else if (lst) begin
                   // the tail: the slot is free (its credit goes now, or went one cycle early)
                   if (p < NN) ecr_q[u][p] = 1'b0;
@@ -706,7 +798,7 @@ module rtr_router #(
             if (credn[NN]) begin
               inj_ready_o[u] = rtr_pkg::inj_room(wmid_q[u][NN], rtr_pkg::MaxS'(occ_q[u][NN*NS +: NS]),
                                                  rtr_pkg::MaxS'(slots_q), 16'(cnt_q[u][NN*CntW +: CntW]),
-                                                 16'(credlim_q), Mode);
+                                                 16'(credlim_q), Mode) && (!hold_q || wmid_q[u][NN]);
             end
           end
           // credit pulses to the upstream routers' credit boxes (at the boundary: in_cred_o)
@@ -789,6 +881,18 @@ module rtr_router #(
         end
       end
       moved_q = moved_q + moved;
+      // the hold changed: every injection port's ready follows it (a packet being written goes on)
+      if (hchg) begin
+        for (int i = 0; i < NR; i++) begin
+          inj_ready_o[i] = rtr_pkg::inj_room(wmid_q[i][NN], rtr_pkg::MaxS'(occ_q[i][NN*NS +: NS]),
+                                             rtr_pkg::MaxS'(slots_q), 16'(cnt_q[i][NN*CntW +: CntW]),
+                                             16'(credlim_q), Mode) && (!hold_q || wmid_q[i][NN]);
+        end
+      end
+`ifndef SYNTHESIS
+      if (hold_q) holdcyc_q = holdcyc_q + 32'd1;
+`endif
+      cyc_q = cyc_q + WaitW'(1);
     end
   end
   /* verilator lint_on BLKSEQ */
@@ -798,6 +902,8 @@ module rtr_router #(
   cmn_sim_cycle u_cycle (.clk_i);
 `endif
 
-  assign moved_o = moved_q;
+  assign moved_o  = moved_q;
+  assign starve_o = starve_c;
+  assign hold_o   = hold_q;
 
 endmodule

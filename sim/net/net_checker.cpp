@@ -201,6 +201,13 @@ uint64_t NetChecker::oldest_injection() const {
   return oldest;
 }
 
+uint64_t NetChecker::oldest_creation() const {
+  uint64_t oldest = UINT64_MAX;
+  for (const Source& s : src_)
+    if (s.base != s.next) oldest = std::min(oldest, s.ring[s.base & (s.ring.size() - 1)].created);
+  return oldest;
+}
+
 std::string NetChecker::dump(uint64_t now, size_t max) const {
   struct Item {
     uint64_t injected, created;

@@ -126,6 +126,8 @@ class NetChecker {
   std::string dump(uint64_t now, size_t max = 40) const;
   // Cycle of the oldest packet still in flight, UINT64_MAX if none (O(nodes)).
   uint64_t oldest_injection() const;
+  // Creation cycle of the oldest packet still in flight, UINT64_MAX if none (O(nodes)).
+  uint64_t oldest_creation() const;
 
  private:
   struct Flight {

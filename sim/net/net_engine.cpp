@@ -87,6 +87,8 @@ NetEngine::NetEngine(const NetSpec& spec)
   stage_.assign(static_cast<size_t>(nodes_) * words_, 0);
   ej_ready_.assign((nodes_ + 63) / 64, 0);
   pairs_.assign(static_cast<size_t>(nodes_) * nodes_, 0);
+  src_del_.assign(nodes_, 0);
+  src_any_.assign(nodes_, 0);
   set_shards(1);
   configure(NetRunConfig{});
 }
@@ -152,6 +154,8 @@ void NetEngine::configure(const NetRunConfig& rc) {
     sh.max_queue = 0;
   }
   std::fill(pairs_.begin(), pairs_.end(), 0u);
+  std::fill(src_del_.begin(), src_del_.end(), 0u);
+  std::fill(src_any_.begin(), src_any_.end(), 0u);
   stats_ = NetStats{};
   stats_.label = fmt::format("{}, {} at load {}", spec_.label(), pattern_name(tc.pattern.pattern), tc.load);
   stats_.nodes = nodes_;
@@ -174,6 +178,7 @@ uint64_t NetEngine::gap(Rng& rng) const {
 void NetEngine::create(unsigned n, uint32_t dst) {
   Src& s = src_[n];
   Shard& sh = shard_of(n);
+  src_any_[n] = 1;
   if (max_queue_ && s.q.size() >= max_queue_) {
     ++sh.throttled;
     return;
@@ -322,6 +327,8 @@ void NetEngine::settle() {
 
 void NetEngine::delivered(const Delivery& d) {
   ++stats_.delivered;
+  ++src_del_[d.tag.src];
+  stats_.max_age = std::max(stats_.max_age, now_ - d.tag.created);
   if (log_on_) log_.push_back(d);
   ++pairs_[static_cast<size_t>(d.tag.src) * nodes_ + d.tag.dst];
   if (d.tag.created >= win_begin_ && d.tag.created < win_end_) {
@@ -355,6 +362,7 @@ void NetEngine::end_cycle() {
     stall(fmt::format("no flit injected or ejected for {} cycles with {} packets outstanding ({})", now_ - last_change_,
                       outstanding(), inside));
   }
+  if ((now_ & 1023) == 0) sample_ages();
   if (max_age_ && (now_ & 4095) == 0 && checker_.in_flight()) {
     const uint64_t oldest = checker_.oldest_injection();
     if (now_ - oldest > max_age_)
@@ -362,6 +370,22 @@ void NetEngine::end_cycle() {
                         now_ - oldest, max_age_));
   }
   stats_.cycles = now_;
+}
+
+void NetEngine::sample_ages() {
+  uint64_t oldest = checker_.oldest_creation();
+  for (unsigned n = 0; n < nodes_; ++n)
+    if (!src_[n].q.empty()) oldest = std::min(oldest, src_[n].q.front().created);
+  if (oldest != UINT64_MAX) stats_.max_age = std::max(stats_.max_age, now_ - oldest);
+  uint64_t least = UINT64_MAX;
+  unsigned who = 0;
+  for (unsigned n = 0; n < nodes_; ++n)
+    if (src_any_[n] && src_del_[n] < least) {
+      least = src_del_[n];
+      who = n;
+    }
+  stats_.min_src_delivered = least == UINT64_MAX ? 0 : least;
+  stats_.min_src = who;
 }
 
 void NetEngine::stall(const std::string& why) const {

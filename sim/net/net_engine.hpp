@@ -81,6 +81,17 @@ struct NetStats {
   std::vector<double> hop_lat;                    // their latency sum
   std::vector<uint64_t> hop_lat_min;              // their least latency (UINT64_MAX: none)
   size_t max_queue_seen = 0;                      // longest source queue (packets)
+  // Starvation (docs/net_sim.md#starvation-statistics), over the WHOLE run, warm-up included:
+  // the oldest packet's age (creation to delivery, source queueing included; packets still queued
+  // or in the network sampled every 1024 cycles and at the end), the fewest packets delivered by
+  // a source that created (or tried to create) any, and which source that is.
+  uint64_t max_age = 0;
+  uint64_t min_src_delivered = 0;
+  unsigned min_src = 0;
+  // From the routers (NetSimBase::router_waits; 0 for a network without them): the longest wait
+  // of a granted packet in one router, and the cycles the injection ports were held.
+  uint64_t max_wait = 0;
+  uint64_t hold_cycles = 0;
   bool stable = true;                             // every tagged packet delivered within the drain limit
   bool drained = false;                           // the network was emptied and checked at the end
   double wall_s = 0;                              // wall-clock time of the run
@@ -177,6 +188,12 @@ class NetEngine {
   uint64_t outstanding() const { return stats_.created - checker_.delivered_packets(); }  // queued or in flight
   uint64_t tagged_outstanding() const { return stats_.tagged - stats_.tagged_delivered; }
   size_t queue_length(unsigned n) const { return src_[n].q.size(); }
+  // Packets of source n delivered since configure() (tagged or not).
+  uint64_t src_delivered(unsigned n) const { return src_del_[n]; }
+  // The oldest age now (queued or in flight) into stats().max_age; the fewest deliveries by a
+  // source with packets into stats().min_src_delivered / min_src (end_cycle samples the age every
+  // 1024 cycles; run() calls this at its end).
+  void sample_ages();
   uint32_t pair_count(unsigned src, unsigned dst) const { return pairs_[static_cast<size_t>(src) * nodes_ + dst]; }
   NetChecker& checker() { return checker_; }
   const NetChecker& checker() const { return checker_; }
@@ -243,6 +260,8 @@ class NetEngine {
   std::vector<Shard> shard_;
   unsigned shard_n_ = 0;  // nodes per shard
   std::vector<uint32_t> pairs_;
+  std::vector<uint64_t> src_del_;    // per source: packets delivered
+  std::vector<uint8_t> src_any_;     // per source: created or tried to create a packet
   Traffic traffic_;
   double load_ = 0, ej_prob_ = 1.0, log1mp_ = 0;
   bool gen_on_ = false;

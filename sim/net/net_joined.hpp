@@ -83,6 +83,14 @@ class NetJoined final : public NetSimBase {
     }
   }
 
+  RouterWaits router_waits() override {
+    RouterWaits w;
+    for (auto& h : h_) {
+      w.max_wait = std::max<uint64_t>(w.max_wait, rtr_max_wait(engine_.spec(), *h->dut().rootp, br_));
+      w.hold_cycles = std::max<uint64_t>(w.hold_cycles, HPCNET_RTR_STATE((*h->dut().rootp), holdcyc_q));
+    }
+    return w;
+  }
   unsigned nblocks() const { return static_cast<unsigned>(h_.size()); }
   uint64_t serial_steps() const override { return nt_ > 1 ? pool_.serial_steps() : 0; }
 
@@ -100,6 +108,9 @@ class NetJoined final : public NetSimBase {
         netport::set_bit(m.ej_ready_i, l, n < 0 || ((ready[n >> 6] >> (n & 63)) & 1));
       }
       m.buf_pkts_i = static_cast<netport::bare_t<decltype(m.buf_pkts_i)>>(engine_.spec().buf_pkts);
+      m.starve_t_i = static_cast<netport::bare_t<decltype(m.starve_t_i)>>(fair_.starve_t);
+      m.wait_arb_i = fair_.wait_arb;
+      m.hold_i = 0;
     }
     for (const Conn& c : conn_) netport::set_bit(h_[c.a]->dut().out_en_i, c.ap, true);
     for (auto& h : h_) {
@@ -107,6 +118,8 @@ class NetJoined final : public NetSimBase {
       h->settle();  // clock low: the next step starts with its edge
     }
     cycle_ = 0;
+    hold_ = false;
+    for (auto& g : grp_) g->starve = false;
     for (auto& g : grp_)
       for (auto& box : g->out) {
         std::fill(box.valid.begin(), box.valid.end(), 0);
@@ -120,14 +133,20 @@ class NetJoined final : public NetSimBase {
       e.begin_cycle();
       run_group(0, 0);
       e.moved(grp_[0]->moved);
+      hold_ = grp_[0]->starve;
     } else {
       e.begin_serial();
       const unsigned par = static_cast<unsigned>(cycle_ & 1);
       pool_.run([this, par](unsigned t) { run_group(t, par); });
       ++cycle_;
       uint32_t moved = 0;
-      for (auto& g : grp_) moved += g->moved;
+      bool starve = false;
+      for (auto& g : grp_) {
+        moved += g->moved;
+        starve = starve || g->starve;
+      }
       e.moved(moved);
+      hold_ = starve;
     }
     e.end_cycle();
   }
@@ -180,12 +199,16 @@ class NetJoined final : public NetSimBase {
       }
     }
     uint32_t moved = 0;
+    bool starve = false;
     for (unsigned b : g.blocks) {
+      h_[b]->dut().hold_i = hold_;  // every block's starving flag after the last edge, ORed
       h_[b]->edge();
       h_[b]->settle();
       moved += h_[b]->dut().moved_o;
+      starve = starve || h_[b]->dut().starve_o;
     }
     g.moved = moved;
+    g.starve = starve;
     // the links inside the group: each block's boundary decisions into its neighbours' inputs
     // (registered at their next edge), their credit pulses back
     for (const Conn& c : g.conn) {
@@ -272,6 +295,7 @@ class NetJoined final : public NetSimBase {
     std::vector<Xin> in, cin;       // its inputs from other groups: flits, credits
     Outbox out[2];                  // by cycle parity
     uint32_t moved = 0;
+    bool starve = false;            // a block's starving flag after its edge
   };
 
   // The blocks in nt_ groups of whole block rows along the highest dimension; every link inside a
@@ -338,6 +362,7 @@ class NetJoined final : public NetSimBase {
   LockstepPool pool_;
   // steps since reset (outbox parity): written by the caller every step, on a line of its own
   alignas(64) uint64_t cycle_ = 0;
+  bool hold_ = false;  // the blocks' starving flags after the last edge, ORed: every block's hold_i
 };
 
 template <class V>

@@ -28,6 +28,26 @@ long peak_rss_kib() {
   return ru.ru_maxrss;
 }
 
+namespace {
+uint64_t backstop_phi(const NetSpec& s) {
+  const uint64_t r = s.shape.nodes(), np = 2ull * s.shape.dims + 1, h = s.shape.diameter();
+  const uint64_t per = s.mode == NetMode::dor_wh ? uint64_t{s.buf_pkts} * s.pkt_flits : s.buf_pkts;
+  return r * np * per * (h + 1);
+}
+}  // namespace
+
+uint64_t starvation_wait_bound(const NetSpec& s, unsigned starve_t) {
+  if (starve_t == 0) return UINT64_MAX;
+  return starve_t + 1 + backstop_phi(s) * (s.pkt_flits + 4ull);
+}
+
+uint64_t starvation_age_bound(const NetSpec& s, unsigned starve_t, uint64_t queue_cap) {
+  if (starve_t == 0) return UINT64_MAX;
+  const uint64_t w = starvation_wait_bound(s, starve_t), p = s.pkt_flits, h = s.shape.diameter();
+  const uint64_t drain = backstop_phi(s) * (p + 4);
+  return queue_cap * (w + p + drain + 3) + (h + 1) * (w + p + 2) + p;
+}
+
 LinkProbe& NetSimBase::enable_link_stats() {
   probe_ = std::make_unique<LinkProbe>(spec().shape, spec().pkt_flits);
   return *probe_;
@@ -79,6 +99,10 @@ NetStats NetSimBase::run(const NetRunConfig& rc) {
     e.checker().check_drained(e.now());
     e.stats().drained = true;
   }
+  e.sample_ages();
+  const RouterWaits w = router_waits();
+  e.stats().max_wait = w.max_wait;
+  e.stats().hold_cycles = w.hold_cycles;
   NetStats s = e.stats();
   s.cycles = e.now();
   s.wall_s = std::chrono::duration<double>(clock::now() - t0).count();

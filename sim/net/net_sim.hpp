@@ -40,6 +40,15 @@
 
 namespace hpcnet::sim {
 
+// Starvation freedom of the routers (rtr_router's starve_t_i and wait_arb_i, taken at every
+// reset; docs/router.md#starvation-freedom): the backstop threshold T in cycles (0: off) and the
+// wait-ordered switch allocation.
+struct NetFairness {
+  static constexpr unsigned kDefaultT = 1000;
+  unsigned starve_t = kDefaultT;
+  bool wait_arb = true;
+};
+
 class NetSimBase {
  public:
   explicit NetSimBase(const NetSpec& spec) : engine_(spec) {}
@@ -55,6 +64,20 @@ class NetSimBase {
   // A split mesh: steps its pool ran on the calling thread alone so far (LockstepPool's fallback
   // when no core was free); 0 for a whole mesh.
   virtual uint64_t serial_steps() const { return 0; }
+
+  // The routers' starvation settings from the next reset (start(), run()) on.
+  void set_fairness(const NetFairness& f) {
+    if (f.starve_t > 0xFFFF) throw std::invalid_argument(fmt::format("starvation threshold {} above 65535 cycles", f.starve_t));
+    fair_ = f;
+  }
+  const NetFairness& fairness() const { return fair_; }
+  // Since the last reset: the longest wait of a granted packet in one router (cycles since its
+  // head was written into the input buffer, DOR-WH: since it reached the FIFO's front) and the
+  // cycles the injection ports were held (rtr_router's simulation-only maxwait_q, holdcyc_q).
+  struct RouterWaits {
+    uint64_t max_wait = 0, hold_cycles = 0;
+  };
+  virtual RouterWaits router_waits() { return {}; }
 
   // Per-link and per-router statistics (net_linkstats.hpp), gathered by run() (in its measurement
   // window) and run_until_drained() (every cycle, unless the probe's window was set after start()).
@@ -88,7 +111,19 @@ class NetSimBase {
 
   NetEngine engine_;
   std::unique_ptr<LinkProbe> probe_;
+  NetFairness fair_;
 };
+
+// The proven bounds of the starvation backstop (docs/router.md#starvation-freedom), for
+// ejection ports that always accept. With T > 0, a packet waits in one router at most
+//   W = T + 1 + Phi * G cycles, Phi = R * (2n+1) * B * (H+1) (packets; DOR-WH: flits, times
+//   PktFlits), G = PktFlits + 4,
+// R routers, n dimensions, B = buf_pkts, H the diameter. Its age (creation to the tail's
+// ejection, source queue of at most Q packets included) is at most
+//   A = Q * (W + P + Phi * G + 3) + (H + 1) * (W + P + 2) + P.
+// Both are UINT64_MAX when T = 0 (the backstop off: no bound).
+uint64_t starvation_wait_bound(const NetSpec& s, unsigned starve_t);
+uint64_t starvation_age_bound(const NetSpec& s, unsigned starve_t, uint64_t queue_cap);
 
 // Peak resident memory of this process so far (getrusage), KiB.
 long peak_rss_kib();
@@ -138,6 +173,14 @@ class NetSim final : public NetSimBase {
   }
 
   Harness<V>& harness(unsigned block = 0) { return *h_[block]; }
+  RouterWaits router_waits() override {
+    RouterWaits w;
+    for (auto& h : h_) {
+      w.max_wait = std::max<uint64_t>(w.max_wait, rtr_max_wait(engine_.spec(), *h->dut().rootp, bn_));
+      w.hold_cycles = std::max<uint64_t>(w.hold_cycles, HPCNET_RTR_STATE((*h->dut().rootp), holdcyc_q));
+    }
+    return w;
+  }
   uint64_t serial_steps() const override { return nb_ > 1 ? pool_.serial_steps() : 0; }
 
   void reset_model() override {
@@ -150,7 +193,10 @@ class NetSim final : public NetSimBase {
         netport::set_bit(m.ej_ready_i, l, (engine_.ej_ready_bits()[n >> 6] >> (n & 63)) & 1);
       }
       m.buf_pkts_i = static_cast<netport::bare_t<decltype(m.buf_pkts_i)>>(engine_.spec().buf_pkts);
+      m.starve_t_i = static_cast<netport::bare_t<decltype(m.starve_t_i)>>(fair_.starve_t);
+      m.wait_arb_i = fair_.wait_arb;
       if constexpr (kBlock) {
+        m.hold_i = 0;
         // boundary ports: idle inputs; the Y links to the neighbouring blocks exist
         netport::zero(m.in_valid_i);
         netport::zero(m.out_cred_i);
@@ -166,7 +212,11 @@ class NetSim final : public NetSimBase {
     // split mesh: no flit or credit on the links between the blocks after reset
     const unsigned words = engine_.words();
     cycle_ = 0;
-    for (auto& mv : moved_) mv->count = 0;
+    hold_ = false;
+    for (auto& mv : moved_) {
+      mv->count = 0;
+      mv->starve = false;
+    }
     for (auto& box : box_) {
       for (auto& ob : box) {
         ob->up.clear(k0, words);
@@ -237,7 +287,12 @@ class NetSim final : public NetSimBase {
     pool_.run([this, par](unsigned b) { run_block(b, par); });
     ++cycle_;
     uint32_t moved = 0;
-    for (auto& mv : moved_) moved += mv->count;
+    bool starve = false;
+    for (auto& mv : moved_) {
+      moved += mv->count;
+      starve = starve || mv->starve;
+    }
+    hold_ = starve;  // every block's hold_i at the next edge: the blocks' flags ORed
     e.moved(moved);
     e.end_cycle();
   }
@@ -257,9 +312,11 @@ class NetSim final : public NetSimBase {
     if (b + 1 < nb_) take_links(m, box_[par][b + 1]->down, (bn_ - k0) * kNN, kYm, kYp, words, k0);  // from above
     // the handshakes of this cycle (the clock is low: the outputs are those after the last edge)
     handshakes(m, base);
+    m.hold_i = hold_;  // the starving flags of every block after the last edge, ORed
     h_[b]->edge();
     h_[b]->settle();
     moved_[b]->count = m.moved_o;
+    moved_[b]->starve = m.starve_o;
     // this block's boundary outputs for its neighbours (their inputs at the next edge)
     Outbox& ob = *box_[par ^ 1][b];
     if (b > 0) give_links(m, ob.down, 0, kYm, kYp, words, k0);                  // bottom row
@@ -285,6 +342,7 @@ class NetSim final : public NetSimBase {
   // A block's progress counter after its edge (cache-line aligned: one per thread).
   struct alignas(64) Moved {
     uint32_t count = 0;
+    bool starve = false;  // the block's starving flag after its edge (starve_o)
   };
 
   // Writes row `first` (port 0 of its first router) of model m into r: output `out`, credits of
@@ -357,6 +415,7 @@ class NetSim final : public NetSimBase {
   // steps since reset (outbox parity): written by the caller every step, on a line of its own
   // (the blocks' threads read the members above)
   alignas(64) uint64_t cycle_ = 0;
+  bool hold_ = false;  // split mesh: the blocks' starving flags ORed (every block's hold_i)
 };
 
 // --- the built models ---

@@ -99,6 +99,30 @@ struct RtrLayout {
         lim(sp.mode == NetMode::dor_wh ? sp.buf_pkts * pf : sp.buf_pkts), wh(sp.mode == NetMode::dor_wh) {}
 };
 
+// The longest wait of a packet still waiting for its grant in one of the `routers` routers of a
+// model (cycles since its head was written into the input buffer, DOR-WH: since it reached the
+// FIFO's front), and the longest wait of a granted one so far (rtr_router's cyc_q, stamp_q, wait_q,
+// maxwait_q; docs/router.md#starvation-freedom).
+template <class Root>
+uint64_t rtr_max_wait(const NetSpec& sp, const Root& st, unsigned routers) {
+  using netport::field;
+  const RtrLayout L(sp);
+  const auto& stamp_q = HPCNET_RTR_STATE(st, stamp_q);
+  const auto& wait_q = HPCNET_RTR_STATE(st, wait_q);
+  const auto& cnt_q = HPCNET_RTR_STATE(st, cnt_q);
+  const auto& busy_q = HPCNET_RTR_STATE(st, busy_q);
+  const uint32_t cyc = HPCNET_RTR_STATE(st, cyc_q);
+  uint64_t w = HPCNET_RTR_STATE(st, maxwait_q);
+  for (unsigned r = 0; r < routers; ++r)
+    for (unsigned p = 0; p < L.np; ++p)
+      for (unsigned s = 0; s < L.ns; ++s) {
+        const bool waiting = L.wh ? field(cnt_q[r], p * L.cntw, L.cntw) != 0 && !field(busy_q[r], p, 1)
+                                  : field(wait_q[r], p * L.ns + s, 1) != 0;
+        if (waiting) w = std::max<uint64_t>(w, static_cast<uint32_t>(cyc - stamp_q[(r * L.np + p) * L.ns + s]));
+      }
+  return w;
+}
+
 // The routers of one model with state, appended to `out` (at most 64 in all, counted in `shown`):
 // every router with a packet buffered, an output in use or credits missing.
 template <class Root, class Map>

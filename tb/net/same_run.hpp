@@ -20,6 +20,12 @@ inline void check_same_run(const sim::NetStats& a, const sim::NetStats& b) {
   CHECK(b.lat_max == a.lat_max);
   CHECK(b.lat_hist == a.lat_hist);
   CHECK(b.hop_count == a.hop_count);
+  // the starvation statistics: the engine's, and the routers' (the longest wait of a granted
+  // packet, the cycles on hold: the same in every block when the blocks hold together)
+  CHECK(b.max_age == a.max_age);
+  CHECK(b.min_src_delivered == a.min_src_delivered);
+  CHECK(b.max_wait == a.max_wait);
+  CHECK(b.hold_cycles == a.hold_cycles);
 }
 
 }  // namespace hpcnet::tb

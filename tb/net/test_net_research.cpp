@@ -45,10 +45,15 @@ NetRunConfig busy_run(Pattern p, double load, uint64_t seed) {
 
 // The same traffic through the whole-mesh model and the network joined from blocks: the same
 // statistics, the same latency of every packet, and the same flits on every link.
-void same_as_whole(const MeshShape& shape, NetMode mode, Pattern p, double load, unsigned threads = 1) {
+// starve_t: the routers' starvation threshold (a small one holds the injection ports often: the
+// blocks must hold in the same cycles as the whole mesh).
+void same_as_whole(const MeshShape& shape, NetMode mode, Pattern p, double load, unsigned threads = 1,
+                   unsigned starve_t = NetFairness::kDefaultT) {
   auto whole = find_net(shape, mode) ? make_net(shape, mode) : nullptr;
   REQUIRE(whole);
   auto joined = make_joined(shape, mode, 0, threads);
+  whole->set_fairness(NetFairness{starve_t, true});
+  joined->set_fairness(NetFairness{starve_t, true});
   REQUIRE(joined->spec().threads == threads);
   REQUIRE(joined->spec().joined());
   CHECK_THAT(joined->spec().label(), Contains("joined"));
@@ -63,6 +68,7 @@ void same_as_whole(const MeshShape& shape, NetMode mode, Pattern p, double load,
   REQUIRE(a.drained);
   REQUIRE(b.drained);
   CHECK(a.delivered > 100);
+  if (starve_t < 100) CHECK(a.hold_cycles > 0);  // the backstop held the injection ports
   hpcnet::tb::check_same_run(a, b);
   const auto da = deliveries(whole->engine()), db = deliveries(joined->engine());
   REQUIRE(da.size() == a.delivered);
@@ -90,6 +96,12 @@ uint64_t flit_hops(const NetEngine& e, unsigned pf) {
 TEST_CASE("joined: 8x8 from 4x4 blocks is the whole mesh cycle for cycle in every mode", "[net][joined]") {
   for (NetMode m : {NetMode::adbr, NetMode::dor_vct, NetMode::dor_wh})
     for (Pattern p : {Pattern::uniform, Pattern::transpose}) same_as_whole(MeshShape(8, 8), m, p, 0.3);
+}
+
+TEST_CASE("joined: with the starvation backstop holding often (T = 20) the blocks hold as the whole mesh", "[net][joined]") {
+  for (NetMode m : {NetMode::adbr, NetMode::dor_vct, NetMode::dor_wh}) same_as_whole(MeshShape(8, 8), m, Pattern::bitcomp, 0.4, 1, 20);
+  same_as_whole(MeshShape(8, 8), NetMode::adbr, Pattern::bitcomp, 0.4, 2, 20);
+  same_as_whole(MeshShape(8, 8).as_torus(), NetMode::dor_vct, Pattern::bitcomp, 0.6, 1, 20);
 }
 
 TEST_CASE("joined: on 2 threads (groups of block rows with their own engine shards) as on one", "[net][joined][threads]") {

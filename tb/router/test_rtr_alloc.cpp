@@ -30,18 +30,33 @@ struct AllocTb {
   }
   // One cycle with requests req[i] (output index or -1); returns the granted output per input
   // (-1 if none), checked against the reference.
-  std::array<int, kN> step(const std::array<int, kN>& req) {
+  // wait: with it, the wait order (wait_arb_i = 1): the visit starts at the requester with the
+  // longest wait, ties to the first in the rotating order.
+  std::array<int, kN> step(const std::array<int, kN>& req, const std::array<uint32_t, kN>* wait = nullptr) {
     std::uint32_t v = 0;
     for (unsigned i = 0; i < kN; ++i)
       if (req[i] >= 0) v |= 1u << (i * kN + unsigned(req[i]));
     m.req_i = v;
+    m.wait_arb_i = wait != nullptr;
+    unsigned start = ptr;
+    for (unsigned i = 0; i < kN; ++i) m.wait_i[i] = wait ? (*wait)[i] : 0;
+    if (wait) {
+      bool found = false;
+      for (unsigned k = 0; k < kN; ++k) {
+        const unsigned i = (ptr + k) % kN;
+        if (req[i] >= 0 && (!found || (*wait)[i] > (*wait)[start])) {
+          start = i;
+          found = true;
+        }
+      }
+    }
     h.eval();
     std::array<int, kN> g{};
     g.fill(-1);
     unsigned taken = 0;
     int first = -1;
     for (unsigned k = 0; k < kN; ++k) {
-      unsigned i = (ptr + k) % kN;
+      unsigned i = (start + k) % kN;
       if (req[i] < 0 || (taken >> req[i] & 1)) continue;
       g[i] = req[i];
       taken |= 1u << req[i];
@@ -68,6 +83,36 @@ TEST_CASE("rtr_alloc: grants match the reference and are maximal with one output
     for (auto& r : req) r = (rng() % 3 == 0) ? -1 : int(rng() % kN);
     auto g = tb.step(req);
     // maximal: a requester that got nothing asked for an output someone else got
+    for (unsigned i = 0; i < kN; ++i) {
+      if (req[i] < 0 || g[i] >= 0) continue;
+      bool taken = false;
+      for (unsigned j = 0; j < kN; ++j) taken |= g[j] == req[i];
+      REQUIRE(taken);
+    }
+  }
+}
+
+TEST_CASE("rtr_alloc: wait order: the longest-waiting requester first as the reference", "[rtr_alloc]") {
+  std::mt19937_64 rng(hpcnet::tb::seed("rtr_alloc wait order"));
+  AllocTb tb;
+  for (int c = 0; c < 50000; ++c) {
+    std::array<int, kN> req;
+    std::array<uint32_t, kN> wait;
+    for (auto& r : req) r = (rng() % 3 == 0) ? -1 : int(rng() % kN);
+    // small waits (ties common) and full-range ones
+    for (auto& w : wait) w = (c & 1) ? static_cast<uint32_t>(rng() % 4) : static_cast<uint32_t>(rng());
+    auto g = tb.step(req, &wait);
+    // the longest-waiting requester is granted; the matching is maximal
+    uint32_t longest = 0;
+    bool any = false;
+    for (unsigned i = 0; i < kN; ++i)
+      if (req[i] >= 0) {
+        longest = any ? std::max(longest, wait[i]) : wait[i];
+        any = true;
+      }
+    bool served = !any;
+    for (unsigned i = 0; i < kN; ++i) served |= req[i] >= 0 && wait[i] == longest && g[i] >= 0;
+    REQUIRE(served);
     for (unsigned i = 0; i < kN; ++i) {
       if (req[i] < 0 || g[i] >= 0) continue;
       bool taken = false;
