@@ -25,8 +25,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "Vrtr_phase.h"
-#include "Vrtr_phase_3d.h"
+#include "hpcnet/tb/rtr_phase_unit.hpp"
 #include "sim/core/harness.hpp"
 #include "sim/net/net_barrier_check.hpp"
 #include "sim/net/net_linkstats.hpp"
@@ -38,45 +37,7 @@ using namespace hpcnet::sim;
 
 namespace {
 
-struct UnitIf {
-  virtual ~UnitIf() = default;
-  virtual void set(unsigned k, unsigned en, bool ev, bool full, bool lr, unsigned recv, unsigned occ, unsigned left) = 0;
-  virtual void settle() = 0;
-  virtual void edge() = 0;
-  virtual bool enter_ready() = 0;
-  virtual bool leave_valid() = 0;
-  virtual unsigned send_valid() = 0;
-  virtual bool busy() = 0;
-  virtual unsigned phase() = 0;
-};
-template <class V>
-struct Unit final : UnitIf {
-  Harness<V> h{312.5};
-  V& m = h.dut();
-  unsigned all;  // every output
-  explicit Unit(unsigned nn) : all((1u << nn) - 1) {
-    set(0, 0, false, false, false, 0, 0, 0);
-    hpcnet::tb::sync_reset(h);
-  }
-  void set(unsigned k, unsigned en, bool ev, bool full, bool lr, unsigned recv, unsigned occ, unsigned left) override {
-    m.k_i = static_cast<CData>(k);
-    m.port_en_i = static_cast<CData>(en);
-    m.enter_valid_i = ev;
-    m.enter_full_i = full;
-    m.leave_ready_i = lr;
-    m.send_ready_i = static_cast<CData>(all);  // the sideband takes a barrier packet in any cycle
-    m.recv_i = static_cast<CData>(recv);
-    m.occ_i = static_cast<SData>(occ);
-    m.left_i = static_cast<SData>(left);
-  }
-  void settle() override { h.settle(); }
-  void edge() override { h.edge(); }
-  bool enter_ready() override { return m.enter_ready_o; }
-  bool leave_valid() override { return m.leave_valid_o; }
-  unsigned send_valid() override { return m.send_valid_o; }
-  bool busy() override { return m.busy_o; }
-  unsigned phase() override { return m.phase_o; }
-};
+using UnitIf = hpcnet::tb::PhaseUnit;
 
 class Proto {
  public:
@@ -85,10 +46,8 @@ class Proto {
     ns_ = net_->spec().buf_max;
     REQUIRE((nn_ + 1) * ns_ <= 16);  // the units' Slots
     for (unsigned i = 0; i < n_; ++i) {
-      if (shape_.dims == 3)
-        unit_.push_back(std::make_unique<Unit<Vrtr_phase_3d>>(nn_));
-      else
-        unit_.push_back(std::make_unique<Unit<Vrtr_phase>>(nn_));
+      unit_.push_back(hpcnet::tb::make_phase_unit(shape_.dims));
+      unit_.back()->reset();
     }
     NetRunConfig rc;
     rc.traffic.load = 0;
@@ -150,7 +109,8 @@ class Proto {
       const unsigned left = occ[i] & ~occupied(i);  // left at this cycle's edge
       Node& nd = nodes_[i];
       UnitIf& u = *unit_[i];
-      u.set(k_, en_[i], ev[i], nd.kind == BarrierKind::full, lr[i], recv_[i], occ[i], left);
+      // the sideband takes a barrier packet in any cycle: send_ready on every output
+      u.set(k_, en_[i], ev[i], nd.kind == BarrierKind::full, lr[i], (1u << nn_) - 1, recv_[i], occ[i], left);
       u.settle();
       if (ev[i] && u.enter_ready()) {
         nd.entered = true;

@@ -28,8 +28,7 @@
 #include <string>
 #include <vector>
 
-#include "Vrtr_phase.h"
-#include "Vrtr_phase_3d.h"
+#include "hpcnet/tb/rtr_phase_unit.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/harness.hpp"
 #include "sim/net/net_barrier_check.hpp"
@@ -166,52 +165,9 @@ struct PhaseRef {
   }
 };
 
-// ------------------------------------------------------------------ one unit: model + reference
-struct UnitIf {
-  virtual ~UnitIf() = default;
-  virtual void set(unsigned k, unsigned en, bool enter_valid, bool full, bool leave_ready, unsigned send_ready,
-                   unsigned recv, unsigned occ, unsigned left) = 0;
-  virtual void settle() = 0;
-  virtual void edge() = 0;
-  virtual void reset() = 0;
-  virtual bool enter_ready() = 0;
-  virtual bool leave_valid() = 0;
-  virtual unsigned send_valid() = 0;
-  virtual bool busy() = 0;
-  virtual unsigned phase() = 0;
-};
-template <class V>
-struct Unit final : UnitIf {
-  hpcnet::sim::Harness<V> h{312.5};
-  V& m = h.dut();
-  void set(unsigned k, unsigned en, bool ev, bool full, bool lr, unsigned sr, unsigned recv, unsigned occ,
-           unsigned left) override {
-    m.k_i = static_cast<CData>(k);
-    m.port_en_i = static_cast<CData>(en);
-    m.enter_valid_i = ev;
-    m.enter_full_i = full;
-    m.leave_ready_i = lr;
-    m.send_ready_i = static_cast<CData>(sr);
-    m.recv_i = static_cast<CData>(recv);
-    m.occ_i = static_cast<SData>(occ);
-    m.left_i = static_cast<SData>(left);
-  }
-  void settle() override { h.settle(); }
-  void edge() override { h.edge(); }
-  void reset() override {
-    set(0, 0, false, false, false, 0, 0, 0, 0);
-    hpcnet::tb::sync_reset(h);
-  }
-  bool enter_ready() override { return m.enter_ready_o; }
-  bool leave_valid() override { return m.leave_valid_o; }
-  unsigned send_valid() override { return m.send_valid_o; }
-  bool busy() override { return m.busy_o; }
-  unsigned phase() override { return m.phase_o; }
-};
-std::unique_ptr<UnitIf> make_unit(unsigned dims) {
-  if (dims == 3) return std::make_unique<Unit<Vrtr_phase_3d>>();
-  return std::make_unique<Unit<Vrtr_phase>>();
-}
+// ------------------------------------------------------------------ one unit: hpcnet::tb::PhaseUnit
+using hpcnet::tb::make_phase_unit;
+using UnitIf = hpcnet::tb::PhaseUnit;
 
 // ------------------------------------------------------------------ the network around the units
 struct Config {
@@ -259,7 +215,7 @@ class PhaseNet {
   PhaseNet(const Topo& t, const Config& c, uint64_t seed) : topo_(t), cfg_(c), rng_(seed), check_(t.nodes()) {
     const unsigned N = t.nodes();
     for (unsigned n = 0; n < N; ++n) {
-      units_.push_back(make_unit(t.dims));
+      units_.push_back(make_phase_unit(t.dims));
       ref_.emplace_back();
       ref_.back().nn = t.nn();
     }
@@ -540,7 +496,7 @@ void idle_timing(const Topo& t, unsigned hop, const std::vector<BarrierKind>& ki
   const unsigned N = t.nodes(), NN = t.nn(), K = t.diameter();
   std::vector<std::unique_ptr<UnitIf>> u;
   for (unsigned n = 0; n < N; ++n) {
-    u.push_back(make_unit(t.dims));
+    u.push_back(make_phase_unit(t.dims));
     u.back()->reset();
   }
   std::vector<std::deque<uint64_t>> link(N * NN);  // arrival cycles
@@ -644,7 +600,7 @@ TEST_CASE("rtr_phase: heavy traffic and long drains on a 3x3 mesh keep the guara
 namespace {
 // One unit with a hand-played neighbourhood.
 struct Solo {
-  Unit<Vrtr_phase> u;
+  hpcnet::tb::PhaseUnitOf<Vrtr_phase> u;
   unsigned k = 1, en = 0, send_ready = 0, recv = 0, occ = 0, left = 0;
   bool ev = false, full = false, lr = false;
   Solo() { u.reset(); }
