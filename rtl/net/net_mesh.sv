@@ -17,6 +17,17 @@
 //   injection ports take no new packet this cycle (a packet has waited T cycles somewhere).
 //   moved_o: counts, per cycle, the routers that moved at least one flit through their crossbar
 //   (wraps; a progress indication for watchdogs).
+//   Multiphase barrier (Barrier = 1; docs/barrier.md): one phase unit (rtr_phase) per router, fed
+//   with the router's packet slots (rtr_router slot_occ_o/slot_left_o, the drain) and joined to
+//   its neighbours' units by a one-bit barrier sideband per link, registered as the link's flits
+//   are (a barrier packet sent in cycle c is on the neighbour's recv_i in c + 1: 2 cycles per hop
+//   like a head, and never ahead of a flit sent earlier on that link). bar_k_i: K, the diameter
+//   (mesh: sum of (k_d - 1), torus: sum of floor(k_d / 2)), taken at each enter. Per node n:
+//   bar_enter_valid_i/ready_o with bar_enter_full_i (0 half barrier, K phases; 1 full, 2K),
+//   bar_leave_valid_o/ready_i; status bar_busy_o and bar_phase_o (9 bits at n*9: phases completed
+//   in the barrier). The node enters only once every packet it sent before its call has been
+//   taken by its injection port, and keeps taking ejected packets while it waits to leave.
+//   Barrier = 0: no units, the bar_* outputs are 0 and the bar_* inputs unused.
 // Parameters as rtr_router; Dims = 2 needs K2 = 1; every radix 1..128.
 module net_mesh #(
   parameter int Dims     = 2,
@@ -30,6 +41,7 @@ module net_mesh #(
   parameter int Sel      = 0,
   parameter int Torus    = 0,
   parameter int Bubble   = 1,   // torus: 0 drops the bubble rule (deadlocks; demonstrations only)
+  parameter int Barrier  = 0,  // multiphase barrier: phase units and the link sideband
   localparam int Nodes   = K0 * K1 * K2
 ) (
   input  logic                   clk_i,
@@ -44,14 +56,28 @@ module net_mesh #(
   output logic [Nodes-1:0]       ej_valid_o,
   input  logic [Nodes-1:0]       ej_ready_i,
   output logic [Nodes*FlitW-1:0] ej_data_o,
-  output logic [31:0]            moved_o
+  output logic [31:0]            moved_o,
+  // multiphase barrier (Barrier = 1)
+  input  logic [7:0]             bar_k_i,
+  input  logic [Nodes-1:0]       bar_enter_valid_i,
+  input  logic [Nodes-1:0]       bar_enter_full_i,
+  output logic [Nodes-1:0]       bar_enter_ready_o,
+  output logic [Nodes-1:0]       bar_leave_valid_o,
+  input  logic [Nodes-1:0]       bar_leave_ready_i,
+  output logic [Nodes-1:0]       bar_busy_o,
+  output logic [Nodes*9-1:0]     bar_phase_o
 );
+  localparam int NN = 2 * Dims;
+  localparam int NS = (2 * Dims + 1) * BufPkts + 1;  // rtr_router BarSlots
+
   if (K0 < 1 || K1 < 1 || K2 < 1 || K0 > 128 || K1 > 128 || K2 > 128) begin : gen_err_k
     $error("net_mesh: every radix must be 1..128 (8-bit signed hop counts)");
   end
   if (K0 + K1 + K2 - 3 > 255) begin : gen_err_diameter
     $error("net_mesh: the diameter K0+K1+K2-3 must be <= 255 (8-bit hop counter in the head flit)");
   end
+
+  logic [Nodes*NS-1:0] slot_occ, slot_left;
 
   // The whole network is one block of mesh-connected routers (rtr_router describes the routers
   // once and loops over them: one copy of the router's code in the Verilated model, whatever the
@@ -61,7 +87,8 @@ module net_mesh #(
   /* verilator lint_off PINCONNECTEMPTY */  // boundary outputs unused
   rtr_router #(
     .Dims(Dims), .K0(K0), .K1(K1), .K2(K2), .BufPkts(BufPkts), .PktFlits(PktFlits),
-    .FlitW(FlitW), .Mode(Mode), .Sel(Sel), .Ext(1'b0), .Torus(Torus), .Bubble(Bubble)
+    .FlitW(FlitW), .Mode(Mode), .Sel(Sel), .Ext(1'b0), .Torus(Torus), .Bubble(Bubble),
+    .Barrier(Barrier)
   ) u_net (
     .clk_i, .rst_ni, .buf_pkts_i, .starve_t_i, .wait_arb_i,
     .hold_i     (1'b0),
@@ -80,8 +107,64 @@ module net_mesh #(
     .ej_valid_o,
     .ej_ready_i,
     .ej_data_o,
-    .moved_o
+    .moved_o,
+    .slot_occ_o (slot_occ),
+    .slot_left_o(slot_left)
   );
   /* verilator lint_on PINCONNECTEMPTY */
   /* verilator lint_on WIDTHCONCAT */
+
+  // ---------------------------------------------------------------- multiphase barrier
+  if (Barrier != 0) begin : g_bar
+    // bar_q[n*NN + o]: router n sent a barrier packet on output o in the last cycle (the link's
+    // sideband bit, registered like the link's flit register)
+    logic [Nodes*NN-1:0] bar_q;
+    logic [Nodes*NN-1:0] bar_send;
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni) bar_q <= '0;
+      else         bar_q <= bar_send;
+    end
+    for (genvar n = 0; n < Nodes; n++) begin : g_node
+      logic [NN-1:0] port_en, recv;
+      for (genvar p = 0; p < NN; p++) begin : g_port
+        // output p leads to a neighbour (both ports of a radix-2 torus dimension: two links)
+        assign port_en[p] = rtr_pkg::has_dn(n, p, K0, K1, K2, Torus);
+        // input p: the sideband of the link from the router behind it (up), which sent on its
+        // output p
+        if (rtr_pkg::has_up(n, p, K0, K1, K2, Torus)) begin : g_up
+          assign recv[p] = bar_q[rtr_pkg::up(n, p, K0, K1, K2, Torus)*NN + p];
+        end else begin : g_noup
+          assign recv[p] = 1'b0;
+        end
+      end
+      /* verilator lint_off PINCONNECTEMPTY */
+      rtr_phase #(.Dims(Dims), .Slots(NS), .KW(8)) u_phase (
+        .clk_i, .rst_ni,
+        .k_i          (bar_k_i),
+        .port_en_i    (port_en),
+        .enter_valid_i(bar_enter_valid_i[n]),
+        .enter_ready_o(bar_enter_ready_o[n]),
+        .enter_full_i (bar_enter_full_i[n]),
+        .leave_valid_o(bar_leave_valid_o[n]),
+        .leave_ready_i(bar_leave_ready_i[n]),
+        .send_valid_o (bar_send[n*NN +: NN]),
+        .send_ready_i ({NN{1'b1}}),  // the sideband takes a packet in any cycle
+        .recv_i       (recv),
+        .occ_i        (slot_occ[n*NS +: NS]),
+        .left_i       (slot_left[n*NS +: NS]),
+        .busy_o       (bar_busy_o[n]),
+        .phase_o      (bar_phase_o[n*9 +: 9])
+      );
+      /* verilator lint_on PINCONNECTEMPTY */
+    end
+  end else begin : g_nobar
+    assign bar_enter_ready_o = '0;
+    assign bar_leave_valid_o = '0;
+    assign bar_busy_o        = '0;
+    assign bar_phase_o       = '0;
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic unused;
+    assign unused = ^{bar_k_i, bar_enter_valid_i, bar_enter_full_i, bar_leave_ready_i, slot_occ, slot_left};
+    /* verilator lint_on UNUSEDSIGNAL */
+  end
 endmodule

@@ -123,6 +123,21 @@ rtr_torus_model(4x4x4_dorvct 4 4 4 2)
 # a Vnet_ model: NetSim's table of networks (sim/net/CMakeLists.txt) never offers it.
 hpcnet_model(PREFIX Vrtr_torus_8x8_nobubble TOP net_mesh SOURCES ${NET_RTL}
              ARGS --unroll-count 8 -GDims=2 -GK0=8 -GK1=8 -GK2=1 -GMode=1 -GBufPkts=2 -GTorus=1 -GBubble=0)
+# The multiphase barrier inside the network (net_mesh with Barrier = 1: a phase unit per router,
+# the barrier sideband on the links; docs/barrier.md): Vnet_bar_<K0>x<K1>[x<K2>]_<mode>, BufPkts 3; not in
+# NetSim's table ("^Vnet_(mesh|torus)_"): tb/net/test_net_barrier_int.cpp drives them with
+# NetSim<V> on the spec of the matching Vnet_mesh_/Vnet_torus_ model.
+foreach(mv "adbr;0;0" "dorvct;1;0" "dorwh;2;0" "torus_dorvct;1;1")
+  list(GET mv 0 mn)
+  list(GET mv 1 m)
+  list(GET mv 2 t)
+  hpcnet_model(PREFIX Vnet_bar_4x4_${mn} TOP net_mesh SOURCES ${NET_RTL}
+               ARGS --unroll-count 8 --trace-max-array 256 -GDims=2 -GK0=4 -GK1=4 -GK2=1 -GMode=${m}
+                    -GBufPkts=3 -GTorus=${t} -GBarrier=1)
+endforeach()
+hpcnet_model(PREFIX Vnet_bar_4x4x4_adbr TOP net_mesh SOURCES ${NET_RTL}
+             ARGS --unroll-count 8 --trace-max-array 64 -GDims=3 -GK0=4 -GK1=4 -GK2=4 -GMode=0
+                  -GBufPkts=3 -GTorus=0 -GBarrier=1)
 # Blocks for meshes and tori of any size (NetJoined, sim/net/net_joined.hpp, docs/net_sim.md):
 # Vnet_blk_<B0>x<B1>[x<B2>]_<mode>[_torus] is one rtr_router block with every boundary port
 # external (Ext = 1); NetJoined tiles a mesh of any size with copies of it (the last block of a

@@ -177,8 +177,19 @@ module rtr_phase #(
 
 `ifndef SYNTHESIS
   // ---------------------------------------------------------------- assertions
-  a_known: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      !$isunknown({enter_valid_i, leave_ready_i, send_ready_i, recv_i, occ_i, left_i}));
+  // Immediate assertions at the edge (the values before it), not concurrent ones: Verilator 5.006
+  // makes a sampled copy of every signal a concurrent assertion reads, and when occ_i/left_i are
+  // slices of a wide vector (net_mesh of 64 routers) the copy's loop variable is left undeclared
+  // in the generated C++.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      a_known: assert (!$isunknown({enter_valid_i, leave_ready_i, send_ready_i, recv_i, occ_i, left_i}))
+        else $error("rtr_phase: unknown input");
+      // a slot leaves only if it holds a packet
+      a_left_occ: assert ((left_i & ~occ_i) == '0)
+        else $error("rtr_phase: slot leaves without a packet (left_i %h, occ_i %h)", left_i, occ_i);
+    end
+  end
   // Lemma 1: a neighbour is at most one phase ahead. The count of input p (from the neighbour
   // behind output p^1) is at most 1, or 2 once this phase's packet went out on output p^1.
   always_ff @(posedge clk_i) begin
@@ -193,8 +204,6 @@ module rtr_phase #(
       end
     end
   end
-  // a slot leaves only if it holds a packet
-  a_left_occ: assert property (@(posedge clk_i) disable iff (!rst_ni) (left_i & ~occ_i) == '0);
   // the neighbours do not change during a barrier
   a_ports_stable: assert property (@(posedge clk_i) disable iff (!rst_ni)
       busy_o |=> busy_o == 1'b0 || $stable(port_en_i));

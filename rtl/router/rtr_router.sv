@@ -75,6 +75,7 @@ module rtr_router #(
   parameter int Bubble   = 1,
   parameter int WaitW    = 32,
   parameter bit WaitArb  = 1'b1,
+  parameter int Barrier  = 0,
   localparam int NR      = K0 * K1 * K2,  // routers
   localparam int NN      = 2 * Dims,      // network ports per router
   localparam int NP      = NN + 1,        // plus the local port
@@ -92,7 +93,8 @@ module rtr_router #(
   localparam int RW      = (NR > 1) ? $clog2(NR) : 1,
   localparam int BufMin  = (Mode == 0) ? Dims : (Torus != 0) ? 2 : 1,  // smallest run-time depth (DBFC
                                                                // in ADBR, the bubble rule on a torus)
-  localparam int BubbleRule = (Torus != 0 && Bubble != 0) ? 1 : 0  // route_info: k by input port
+  localparam int BubbleRule = (Torus != 0 && Bubble != 0) ? 1 : 0,  // route_info: k by input port
+  localparam int BarSlots = NP * BufPkts + 1  // packet slots reported to a barrier phase unit
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -124,7 +126,17 @@ module rtr_router #(
   input  logic [NR-1:0]          ej_ready_i,
   output logic [NR*FlitW-1:0]    ej_data_o,
   // progress: per cycle, the routers that moved a flit through their crossbar (accumulated)
-  output logic [31:0]            moved_o
+  output logic [31:0]            moved_o,
+  // multiphase barrier drain (Barrier = 1; 0 otherwise; docs/barrier.md, the ordering rule): per
+  // router r, BarSlots = NP*BufPkts + 1 bits at r*BarSlots: slot i = p*BufPkts + s, slot s of
+  // input p (VCT: the DAMQ slot; DOR-WH: ring slot s of the FIFO, the packet at entries
+  // [s*PktFlits, (s+1)*PktFlits)), bit NP*BufPkts: a packet's tail in the ejection registers
+  // (or read into them at this edge), not yet taken by the node. slot_occ_o: occupied (state
+  // before the edge; the ejection bit also while its tail is read at this edge); slot_left_o:
+  // the packet leaves at this edge (its tail read onto a network output or into the ejection
+  // registers; the ejection bit: its tail taken by the node). Read only, no effect on the logic.
+  output logic [NR*BarSlots-1:0] slot_occ_o,
+  output logic [NR*BarSlots-1:0] slot_left_o
 );
   localparam int P = PktFlits;
 
@@ -219,6 +231,9 @@ module rtr_router #(
   logic [NR-1:0]          cpend_q;                // a packet is being sent or waits (decide)
   logic [NR-1:0]          apend_q;                // inbox or credit box not empty (pass A)
   logic [FlitW-1:0]       skd_q    [NR];
+  /* verilator lint_off UNUSEDSIGNAL */  // Barrier = 0: unused
+  logic [NR-1:0]          ejt_q, skt_q;           // Barrier: ej_data_o / skd_q holds a tail
+  /* verilator lint_on UNUSEDSIGNAL */
   logic [31:0]            moved_q;
   // run-time buffer depth (buf_pkts_i, clamped to BufMin..BufPkts, taken during reset)
   logic [NS-1:0]          slots_q;                // VCT: the slots in use (the lowest buf_pkts)
@@ -245,6 +260,13 @@ module rtr_router #(
   logic [NP-1:0]           dxhead  [NR];   // output sends a head
   logic [2:0]              dptr    [NR];   // allocator priority next
   logic [FlitW-1:0]        xdata   [NR*NP];  // the flit output o sends (read from mem_q)
+  // barrier drain (Barrier): input p reads its packet's tail, from slot dts (VCT); the tail goes
+  // to the ejection output
+  /* verilator lint_off UNUSEDSIGNAL */  // Barrier = 0: unused
+  logic [NP-1:0]           dtl     [NR];
+  logic [NP*SlotW-1:0]     dts     [NR];
+  logic [NR-1:0]           dejt;
+  /* verilator lint_on UNUSEDSIGNAL */
 
   // Temporaries of both blocks: not traced (they hold the last router visited, nothing to see in a
   // waveform), so that Verilator can make them local variables of the generated code.
@@ -293,11 +315,13 @@ module rtr_router #(
     // never read (bpend).
     for (int i = 0; i < NR; i++) begin
       dec[i] = '0; dogin[i] = '0; dpslot[i] = '0; drq[i] = '0; dxhead[i] = '0; dptr[i] = '0;
+      dtl[i] = '0; dts[i] = '0;
       for (int o = 0; o < NP; o++) xdata[i*NP + o] = '0;
     end
     out_data_o = '0;
 `endif
     bpend = '0;
+    dejt = '0;
     starve_c = 1'b0;
     // the boundary outputs are this cycle's decisions (Ext): in_cred_o, out_valid_o and, when
     // valid, out_data_o (written only with a flit: a wide port is not rebuilt every cycle)
@@ -471,6 +495,19 @@ module rtr_router #(
             end
           end
         end
+        // barrier drain: the tails read at this edge (their slots leave), and whether one goes
+        // to the ejection output
+        if (Barrier != 0) begin
+          dtl[r] = '0;
+          dts[r] = '0;
+          for (int p = 0; p < NP; p++) begin
+            if (rd[p] && (busy[p] ? last_q[r][p] : (P == 1))) begin
+              dtl[r][p] = 1'b1;
+              dts[r][p*SlotW +: SlotW] = busy[p] ? rslot_q[r][p*SlotW +: SlotW] : pslot[p*SlotW +: SlotW];
+              if (busy[p] ? oport[p*NP + NN] : rq[p*NP + NN]) dejt[r] = 1'b1;
+            end
+          end
+        end
         dec[r]    = {cred, imm, clast, NP'(al[21 +: 7]), NP'(al[28 +: 7]), rd, send};
         bpend[r]  = (send | rd | NP'(al[28 +: 7])) != '0;
         dpslot[r] = pslot;
@@ -573,6 +610,8 @@ module rtr_router #(
       holdcyc_q   = '0;
 `endif
       skv_q       = '0;
+      ejt_q       = '0;
+      skt_q       = '0;
       cpend_q     = '0;
       apend_q     = '0;
       inj_ready_o = '1;
@@ -866,15 +905,22 @@ module rtr_router #(
               ej_data_o[u*FlitW +: FlitW] = skd_q[u];
               skv_q[u]      = 1'b0;
               ej_valid_o[u] = 1'b1;
+              if (Barrier != 0) begin
+                ejt_q[u] = skt_q[u];
+                skt_q[u] = 1'b0;
+              end
             end else if (d_send[NN]) begin
               ej_data_o[u*FlitW +: FlitW] = xdata[u*NP + NN];
               ej_valid_o[u] = 1'b1;
+              if (Barrier != 0) ejt_q[u] = bpend[u] && dejt[u];
             end else begin
               ej_valid_o[u] = 1'b0;
+              if (Barrier != 0) ejt_q[u] = 1'b0;
             end
           end else if (d_send[NN]) begin
             skd_q[u] = xdata[u*NP + NN];
             skv_q[u] = 1'b1;
+            if (Barrier != 0) skt_q[u] = bpend[u] && dejt[u];
           end
           if (d_send != '0) moved = moved + 32'd1;
           cpend_q[u] = busy_q[u] != '0 || ((Mode == 2) ? ne_q[u] != '0 : wait_q[u] != '0);
@@ -901,6 +947,48 @@ module rtr_router #(
   // The cycle counter of the waveforms (simulation only, no outputs).
   cmn_sim_cycle u_cycle (.clk_i);
 `endif
+
+  // ---------------------------------------------------------------- barrier drain outputs
+  // (docs/barrier.md, what the router integration has to do, item 3)
+  if (Barrier != 0) begin : g_bar
+    always_comb begin
+      slot_occ_o  = '0;
+      slot_left_o = '0;
+      for (int i = 0; i < NR; i++) begin
+        for (int p = 0; p < NP; p++) begin
+          if (Mode == 2) begin
+            // ring slots from the read pointer's to the one the write pointer has reached; a
+            // packet being forwarded in cut-through may have no flit here: its slot stays
+            // occupied until its tail is read (rptr inside the slot)
+            for (int j = 0; j < BufPkts; j++) begin
+              if (j < (32'(rptr_q[i][p*IdxW +: IdxW]) + 32'(cnt_q[i][p*CntW +: CntW]) + P - 1) / P
+                      - 32'(rptr_q[i][p*IdxW +: IdxW]) / P) begin
+                slot_occ_o[i*BarSlots + p*BufPkts + (32'(rptr_q[i][p*IdxW +: IdxW]) / P + j) % BufPkts] = 1'b1;
+              end
+            end
+            if (bpend[i] && dtl[i][p]) begin
+              slot_left_o[i*BarSlots + p*BufPkts + 32'(rptr_q[i][p*IdxW +: IdxW]) / P] = 1'b1;
+            end
+          end else begin
+            for (int s = 0; s < NS; s++) begin
+              slot_occ_o[i*BarSlots + p*BufPkts + s] = occ_q[i][p*NS + s];
+              if (bpend[i] && dtl[i][p] && dts[i][p*SlotW +: SlotW] == SlotW'(s)) begin
+                slot_left_o[i*BarSlots + p*BufPkts + s] = 1'b1;
+              end
+            end
+          end
+        end
+        // the ejection registers: a tail there, or read into them at this edge; it leaves when
+        // the node takes it and no other tail is there or arriving
+        slot_occ_o[i*BarSlots + NP*BufPkts] = ejt_q[i] || skt_q[i] || (bpend[i] && dejt[i]);
+        slot_left_o[i*BarSlots + NP*BufPkts] = ej_valid_o[i] && ej_ready_i[i] && ejt_q[i]
+                                               && !skt_q[i] && !(bpend[i] && dejt[i]);
+      end
+    end
+  end else begin : g_nobar
+    assign slot_occ_o  = '0;
+    assign slot_left_o = '0;
+  end
 
   assign moved_o  = moved_q;
   assign starve_o = starve_c;
