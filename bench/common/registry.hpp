@@ -61,5 +61,6 @@ void add_gsn_commands(Registry& r);      // bench/gsn: bench-gsn
 void add_net_commands(Registry& r);      // bench/net: net
 void add_cluster_commands(Registry& r);  // bench/system: cluster
 void add_nic_commands(Registry& r);      // bench/nic: nic
+void add_barrier_commands(Registry& r);  // bench/barrier: net-barrier
 
 }  // namespace hpcnet::bench

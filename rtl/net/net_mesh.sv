@@ -17,7 +17,7 @@
 //   injection ports take no new packet this cycle (a packet has waited T cycles somewhere).
 //   moved_o: counts, per cycle, the routers that moved at least one flit through their crossbar
 //   (wraps; a progress indication for watchdogs).
-//   Multiphase barrier (Barrier = 1; docs/barrier.md): one phase unit (rtr_phase) per router, fed
+//   Multiphase barrier (Barrier = 1; docs/barrier.md): a phase unit per router (rtr_phase, Units = Nodes), fed
 //   with the router's packet slots (rtr_router slot_occ_o/slot_left_o, the drain) and joined to
 //   its neighbours' units by a one-bit barrier sideband per link, registered as the link's flits
 //   are (a barrier packet sent in cycle c is on the neighbour's recv_i in c + 1: 2 cycles per hop
@@ -124,39 +124,43 @@ module net_mesh #(
       if (!rst_ni) bar_q <= '0;
       else         bar_q <= bar_send;
     end
-    for (genvar n = 0; n < Nodes; n++) begin : g_node
-      logic [NN-1:0] port_en, recv;
-      for (genvar p = 0; p < NN; p++) begin : g_port
-        // output p leads to a neighbour (both ports of a radix-2 torus dimension: two links)
-        assign port_en[p] = rtr_pkg::has_dn(n, p, K0, K1, K2, Torus);
-        // input p: the sideband of the link from the router behind it (up), which sent on its
-        // output p
-        if (rtr_pkg::has_up(n, p, K0, K1, K2, Torus)) begin : g_up
-          assign recv[p] = bar_q[rtr_pkg::up(n, p, K0, K1, K2, Torus)*NN + p];
-        end else begin : g_noup
-          assign recv[p] = 1'b0;
+    // The wiring, constants computed once (loops, not generate: a generate loop over 512 routers
+    // passes Verilator's limit at --unroll-count 8): port_en[n*NN + p] = output p of router n leads
+    // to a neighbour (both ports of a radix-2 torus dimension: two links); input p of router n
+    // hears the sideband of the link from the router behind it (up), which sent on its output p.
+    logic [Nodes*NN-1:0] port_en, has_up;
+    int unsigned         up_bit [Nodes*NN];
+    logic [Nodes*NN-1:0] recv;
+    always_comb begin
+      for (int n = 0; n < Nodes; n++)
+        for (int p = 0; p < NN; p++) begin
+          port_en[n*NN + p] = rtr_pkg::has_dn(n, p, K0, K1, K2, Torus);
+          has_up[n*NN + p]  = rtr_pkg::has_up(n, p, K0, K1, K2, Torus);
+          up_bit[n*NN + p]  = has_up[n*NN + p] ? rtr_pkg::up(n, p, K0, K1, K2, Torus) * NN + p : 0;
         end
-      end
-      /* verilator lint_off PINCONNECTEMPTY */
-      rtr_phase #(.Dims(Dims), .Slots(NS), .KW(8)) u_phase (
-        .clk_i, .rst_ni,
-        .k_i          (bar_k_i),
-        .port_en_i    (port_en),
-        .enter_valid_i(bar_enter_valid_i[n]),
-        .enter_ready_o(bar_enter_ready_o[n]),
-        .enter_full_i (bar_enter_full_i[n]),
-        .leave_valid_o(bar_leave_valid_o[n]),
-        .leave_ready_i(bar_leave_ready_i[n]),
-        .send_valid_o (bar_send[n*NN +: NN]),
-        .send_ready_i ({NN{1'b1}}),  // the sideband takes a packet in any cycle
-        .recv_i       (recv),
-        .occ_i        (slot_occ[n*NS +: NS]),
-        .left_i       (slot_left[n*NS +: NS]),
-        .busy_o       (bar_busy_o[n]),
-        .phase_o      (bar_phase_o[n*9 +: 9])
-      );
-      /* verilator lint_on PINCONNECTEMPTY */
     end
+    always_comb begin
+      for (int i = 0; i < Nodes*NN; i++) recv[i] = has_up[i] && bar_q[up_bit[i]];
+    end
+    /* verilator lint_off PINCONNECTEMPTY */
+    rtr_phase #(.Dims(Dims), .Slots(NS), .KW(8), .Units(Nodes)) u_phase (
+      .clk_i, .rst_ni,
+      .k_i          (bar_k_i),
+      .port_en_i    (port_en),
+      .enter_valid_i(bar_enter_valid_i),
+      .enter_ready_o(bar_enter_ready_o),
+      .enter_full_i (bar_enter_full_i),
+      .leave_valid_o(bar_leave_valid_o),
+      .leave_ready_i(bar_leave_ready_i),
+      .send_valid_o (bar_send),
+      .send_ready_i ({Nodes*NN{1'b1}}),  // the sideband takes a packet in any cycle
+      .recv_i       (recv),
+      .occ_i        (slot_occ),
+      .left_i       (slot_left),
+      .busy_o       (bar_busy_o),
+      .phase_o      (bar_phase_o)
+    );
+    /* verilator lint_on PINCONNECTEMPTY */
   end else begin : g_nobar
     assign bar_enter_ready_o = '0;
     assign bar_leave_valid_o = '0;

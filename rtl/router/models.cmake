@@ -42,12 +42,13 @@ endforeach()
 # are traced element by element (per-router state of meshes up to 64 routers; none for 16x16,
 # whose trace code would double its compile time).
 function(rtr_mesh_model name k0 k1 k2 mode buf)
-  rtr_net_model(mesh ${name} ${k0} ${k1} ${k2} ${mode} ${buf} 0)
+  rtr_net_model(mesh_${name} ${k0} ${k1} ${k2} ${mode} ${buf} 0)
 endfunction()
 function(rtr_torus_model name k0 k1 k2 buf)
-  rtr_net_model(torus ${name} ${k0} ${k1} ${k2} 1 ${buf} 1)
+  rtr_net_model(torus_${name} ${k0} ${k1} ${k2} 1 ${buf} 1)
 endfunction()
-function(rtr_net_model topo name k0 k1 k2 mode buf torus)
+# rtr_net_model(<name> K0 K1 K2 mode buf torus [more -G arguments]): Vnet_<name>, a net_mesh.
+function(rtr_net_model name k0 k1 k2 mode buf torus)
   if(k2 GREATER 1)
     set(dims 3)
   else()
@@ -59,10 +60,10 @@ function(rtr_net_model topo name k0 k1 k2 mode buf torus)
   else()
     set(tma 256)
   endif()
-  hpcnet_model(PREFIX Vnet_${topo}_${name} TOP net_mesh
+  hpcnet_model(PREFIX Vnet_${name} TOP net_mesh
                SOURCES ${NET_RTL}
                ARGS --unroll-count 8 --trace-max-array ${tma} -GDims=${dims} -GK0=${k0} -GK1=${k1}
-                    -GK2=${k2} -GMode=${mode} -GBufPkts=${buf} -GTorus=${torus})
+                    -GK2=${k2} -GMode=${mode} -GBufPkts=${buf} -GTorus=${torus} ${ARGN})
 endfunction()
 # A mesh split for threads (NetSim, docs/net_sim.md): Vnet_mesh_<K0>x<K1>_<mode>[_b<BufPkts>]_t<T>
 # is T blocks of K0 x K1/T routers (rtr_router with its boundary ports external, Ext), stacked
@@ -124,20 +125,25 @@ rtr_torus_model(4x4x4_dorvct 4 4 4 2)
 hpcnet_model(PREFIX Vrtr_torus_8x8_nobubble TOP net_mesh SOURCES ${NET_RTL}
              ARGS --unroll-count 8 -GDims=2 -GK0=8 -GK1=8 -GK2=1 -GMode=1 -GBufPkts=2 -GTorus=1 -GBubble=0)
 # The multiphase barrier inside the network (net_mesh with Barrier = 1: a phase unit per router,
-# the barrier sideband on the links; docs/barrier.md): Vnet_bar_<K0>x<K1>[x<K2>]_<mode>, BufPkts 3; not in
-# NetSim's table ("^Vnet_(mesh|torus)_"): tb/net/test_net_barrier_int.cpp drives them with
-# NetSim<V> on the spec of the matching Vnet_mesh_/Vnet_torus_ model.
+# the barrier sideband on the links; docs/barrier.md): Vnet_bar_<K0>x<K1>[x<K2>]_<mode>, in NetSim's
+# table with spec.barrier set (find_barrier_net, make_barrier_net; find_net never picks them).
+# 4x4 in every mode and the 4x4 torus, 4x4x4 (tb/net/test_net_barrier_int.cpp, BufPkts 3); the
+# sizes of the barrier benchmark (`hpcnet net-barrier`): 2x2, 8x8, 16x16 (ports traced only) and
+# 8x8x8 ADBR at the DBFC minimum.
+function(rtr_bar_model name k0 k1 k2 mode buf torus)
+  rtr_net_model(bar_${name} ${k0} ${k1} ${k2} ${mode} ${buf} ${torus} -GBarrier=1 ${ARGN})
+endfunction()
 foreach(mv "adbr;0;0" "dorvct;1;0" "dorwh;2;0" "torus_dorvct;1;1")
   list(GET mv 0 mn)
   list(GET mv 1 m)
   list(GET mv 2 t)
-  hpcnet_model(PREFIX Vnet_bar_4x4_${mn} TOP net_mesh SOURCES ${NET_RTL}
-               ARGS --unroll-count 8 --trace-max-array 256 -GDims=2 -GK0=4 -GK1=4 -GK2=1 -GMode=${m}
-                    -GBufPkts=3 -GTorus=${t} -GBarrier=1)
+  rtr_bar_model(4x4_${mn} 4 4 1 ${m} 3 ${t})
 endforeach()
-hpcnet_model(PREFIX Vnet_bar_4x4x4_adbr TOP net_mesh SOURCES ${NET_RTL}
-             ARGS --unroll-count 8 --trace-max-array 64 -GDims=3 -GK0=4 -GK1=4 -GK2=4 -GMode=0
-                  -GBufPkts=3 -GTorus=0 -GBarrier=1)
+rtr_bar_model(4x4x4_adbr 4 4 4 0 3 0)
+rtr_bar_model(2x2_adbr 2 2 1 0 2 0)
+rtr_bar_model(8x8_adbr 8 8 1 0 2 0)
+rtr_bar_model(16x16_adbr 16 16 1 0 2 0)
+rtr_bar_model(8x8x8_adbr 8 8 8 0 3 0)
 # Blocks for meshes and tori of any size (NetJoined, sim/net/net_joined.hpp, docs/net_sim.md):
 # Vnet_blk_<B0>x<B1>[x<B2>]_<mode>[_torus] is one rtr_router block with every boundary port
 # external (Ext = 1); NetJoined tiles a mesh of any size with copies of it (the last block of a

@@ -1,5 +1,12 @@
-// rtr_phase: the phase unit of one router for the multiphase barrier (seed 002, SPEC section 5;
-// theory of operation, proofs and the cost model: docs/barrier.md).
+// rtr_phase: the phase units of Units routers for the multiphase barrier (seed 002, SPEC section 5;
+// theory of operation, proofs and the cost model: docs/barrier.md). Unit u's ports are slice u of
+// every port (enter_valid_i[u], send_valid_o[u*NN +: NN], occ_i[u*Slots +: Slots], ...); k_i is
+// common. One module for a whole network (net_mesh: Units = its routers), described once with
+// loops over the units, as rtr_router describes its routers: a Verilated network then holds one
+// copy of the unit's code whatever its size (one instance per router would repeat the code per
+// instance: 16x16 15.8 MB of C++); Units = 1 is one router's unit (the unit test).
+//
+// The rest of this comment is about one unit.
 //
 // Algorithm. The node enters a half barrier (K phases) or a full barrier (2K phases), K the
 // network's diameter (mesh: sum of (k_d - 1); torus: sum of floor(k_d / 2)), given at run time on
@@ -48,37 +55,38 @@
 // per phase, a data packet's 2 cycles per hop. All outputs are functions of the state only
 // (registers): no combinational path from an input to an output.
 //
-// Parameters: Dims: network dimensions (2, 3); NN = 2*Dims network ports. Slots: packet slots of
+// Parameters: Dims: network dimensions (2, 3); NN = 2*Dims network ports. Units: routers. Slots: packet slots of
 // the router reported on occ_i/left_i (a 2-D router with 2-packet buffers: 5 inputs x 2, plus 1
 // for a packet in the ejection registers). KW: width of k_i (K <= 2^KW - 1; 2K fits PhW bits).
 module rtr_phase #(
   parameter int  Dims  = 2,
   parameter int  Slots = 11,
   parameter int  KW    = 8,
+  parameter int  Units = 1,
   localparam int NN    = 2 * Dims,  // derived, do not override
   localparam int PhW   = KW + 1     // derived, do not override
 ) (
-  input  logic             clk_i,
-  input  logic             rst_ni,
+  input  logic                   clk_i,
+  input  logic                   rst_ni,
   // configuration (set by the network): K, the half barrier's phases; the outputs with a neighbour
-  input  logic [KW-1:0]    k_i,
-  input  logic [NN-1:0]    port_en_i,
+  input  logic [KW-1:0]          k_i,
+  input  logic [Units*NN-1:0]    port_en_i,
   // node side
-  input  logic             enter_valid_i,
-  output logic             enter_ready_o,
-  input  logic             enter_full_i,
-  output logic             leave_valid_o,
-  input  logic             leave_ready_i,
+  input  logic [Units-1:0]       enter_valid_i,
+  output logic [Units-1:0]       enter_ready_o,
+  input  logic [Units-1:0]       enter_full_i,
+  output logic [Units-1:0]       leave_valid_o,
+  input  logic [Units-1:0]       leave_ready_i,
   // network side: barrier packets out (per output) and in (per input)
-  output logic [NN-1:0]    send_valid_o,
-  input  logic [NN-1:0]    send_ready_i,
-  input  logic [NN-1:0]    recv_i,
+  output logic [Units*NN-1:0]    send_valid_o,
+  input  logic [Units*NN-1:0]    send_ready_i,
+  input  logic [Units*NN-1:0]    recv_i,
   // the router's data-packet slots: occupied, leaving at this edge
-  input  logic [Slots-1:0] occ_i,
-  input  logic [Slots-1:0] left_i,
+  input  logic [Units*Slots-1:0] occ_i,
+  input  logic [Units*Slots-1:0] left_i,
   // status: in a barrier; phases completed in it (the total while draining before the leave)
-  output logic             busy_o,
-  output logic [PhW-1:0]   phase_o
+  output logic [Units-1:0]       busy_o,
+  output logic [Units*PhW-1:0]   phase_o
 );
   // ---------------------------------------------------------------- parameter checks
   if (Dims < 2 || Dims > 3) begin : gen_err_dims
@@ -90,122 +98,144 @@ module rtr_phase #(
   if (KW < 1 || KW > 16) begin : gen_err_kw
     $error("rtr_phase: KW must be 1..16");
   end
+  if (Units < 1) begin : gen_err_units
+    $error("rtr_phase: Units must be >= 1");
+  end
 
-  localparam logic [1:0] StIdle = 2'd0;  // waiting for enter
-  localparam logic [1:0] StRun  = 2'd1;  // in phase ph_q
-  localparam logic [1:0] StDone = 2'd2;  // phases done: final drain, then leave
+  // unit states: waiting for enter; in phase ph_q; phases done (final drain, then leave)
+  localparam logic [1:0] StIdle = 2'd0, StRun = 2'd1, StDone = 2'd2;
 
-  // ---------------------------------------------------------------- state
-  logic [1:0]       st_q;
-  logic [PhW-1:0]   ph_q;    // phases completed in this barrier
-  logic [PhW-1:0]   tot_q;   // phases of this barrier (K or 2K)
-  logic [NN-1:0]    sent_q;  // this phase's barrier packet sent on output p
-  logic [2*NN-1:0]  cnt_q;   // barrier packets received on input p, not yet used (2 bits each)
-  logic [Slots-1:0] pend_q;  // slots whose packet must leave before the next send / the leave
+  // ---------------------------------------------------------------- state (per unit u)
+  logic [1:0]       st_q   [Units];
+  logic [PhW-1:0]   ph_q   [Units];  // phases completed in this barrier
+  logic [PhW-1:0]   tot_q  [Units];  // phases of this barrier (K or 2K)
+  logic [NN-1:0]    sent_q [Units];  // this phase's barrier packet sent on output p
+  logic [2*NN-1:0]  cnt_q  [Units];  // barrier packets received on input p, not yet used (2 bits each)
+  logic [Slots-1:0] pend_q [Units];  // slots whose packet must leave before the next send / the leave
 
-  // ---------------------------------------------------------------- decisions
-  logic [NN-1:0]    expect_in;  // inputs with a neighbour: input p^1 for output p
-  logic             drained, run, adv, enter, last;
-  logic [NN-1:0]    sent_now, have;
-  logic [Slots-1:0] snap;
-  logic [PhW-1:0]   tot_new;
-  logic [2*NN-1:0]  cnt_d;
-
+  // Unit u's slices of the packed ports are read and written bit by bit (for loops): Verilator
+  // 5.006 reads one word past a wide vector for a variable part-select (v[u*W +: W]).
+  // ---------------------------------------------------------------- outputs: functions of the state
   always_comb begin
-    for (int d = 0; d < Dims; d++) begin
-      expect_in[2*d]     = port_en_i[2*d + 1];
-      expect_in[2*d + 1] = port_en_i[2*d];
+    for (int u = 0; u < Units; u++) begin
+      enter_ready_o[u] = st_q[u] == StIdle;
+      leave_valid_o[u] = st_q[u] == StDone && pend_q[u] == '0;
+      busy_o[u]        = st_q[u] != StIdle;
+      for (int p = 0; p < NN; p++)
+        send_valid_o[u*NN + p] = st_q[u] == StRun && pend_q[u] == '0 && port_en_i[u*NN + p] && !sent_q[u][p];
+      for (int b = 0; b < PhW; b++) phase_o[u*PhW + b] = ph_q[u][b];
     end
-  end
-  assign drained       = pend_q == '0;
-  assign run           = st_q == StRun;
-  assign enter_ready_o = st_q == StIdle;
-  assign leave_valid_o = st_q == StDone && drained;
-  assign send_valid_o  = (run && drained) ? (port_en_i & ~sent_q) : '0;
-  assign busy_o        = st_q != StIdle;
-  assign phase_o       = ph_q;
-
-  assign sent_now = sent_q | (send_valid_o & send_ready_i);
-  always_comb begin
-    for (int p = 0; p < NN; p++) have[p] = cnt_q[2*p +: 2] != 2'd0 || recv_i[p];
-  end
-  // phase complete: every packet of the phase sent, one received from every neighbour
-  assign adv   = run && ((sent_now | ~port_en_i) == '1) && ((have | ~expect_in) == '1);
-  assign last  = ph_q + PhW'(1) == tot_q;
-  assign enter = enter_valid_i && enter_ready_o;
-  assign snap  = occ_i & ~left_i;
-  assign tot_new = enter_full_i ? {k_i, 1'b0} : {1'b0, k_i};
-  always_comb begin
-    for (int p = 0; p < NN; p++)
-      cnt_d[2*p +: 2] = cnt_q[2*p +: 2] + {1'b0, recv_i[p]} - {1'b0, adv && expect_in[p]};
   end
 
   // ---------------------------------------------------------------- state update
+  // One sequential process visits every unit: it reads the unit's inputs and state, decides, and
+  // writes the unit's next state with blocking assignments (Verilator 5.006 cannot delay an
+  // assignment to an array element inside a loop; rtr_router's pattern). Each unit's state is read
+  // before it is written and no other process reads it at the edge, so the blocking assignments
+  // behave as non-blocking ones.
+  logic [NN-1:0]    en, expect_in, sent_now, have, recv;
+  logic [Slots-1:0] occ, left, snap;
+  logic             run, drained, adv, last;
+  logic [PhW-1:0]   tot_new;
+  /* verilator lint_off BLKSEQ */
   always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      st_q   <= StIdle;
-      ph_q   <= '0;
-      tot_q  <= '0;
-      sent_q <= '0;
-      cnt_q  <= '0;
-      pend_q <= '0;
-    end else begin
-      cnt_q  <= cnt_d;
-      pend_q <= pend_q & ~left_i;
-      case (st_q)
-        StIdle: if (enter) begin
-          ph_q   <= '0;
-          tot_q  <= tot_new;
-          sent_q <= '0;
-          pend_q <= snap;
-          st_q   <= (tot_new == '0) ? StDone : StRun;
+    en = '0; expect_in = '0; sent_now = '0; have = '0; recv = '0; occ = '0; left = '0; snap = '0;
+    run = 1'b0; drained = 1'b0; adv = 1'b0; last = 1'b0; tot_new = '0;
+    for (int u = 0; u < Units; u++) begin
+      if (!rst_ni) begin
+        st_q[u]   = StIdle;
+        ph_q[u]   = '0;
+        tot_q[u]  = '0;
+        sent_q[u] = '0;
+        cnt_q[u]  = '0;
+        pend_q[u] = '0;
+      end else begin
+        for (int p = 0; p < NN; p++) begin
+          en[p]   = port_en_i[u*NN + p];
+          recv[p] = recv_i[u*NN + p];
         end
-        StRun: begin
-          sent_q <= sent_now;
-          if (adv) begin
-            ph_q   <= ph_q + PhW'(1);
-            sent_q <= '0;
-            pend_q <= snap;
-            if (last) st_q <= StDone;
-          end
+        for (int s = 0; s < Slots; s++) begin
+          occ[s]  = occ_i[u*Slots + s];
+          left[s] = left_i[u*Slots + s];
         end
-        StDone: if (leave_valid_o && leave_ready_i) st_q <= StIdle;
-        default: st_q <= StIdle;
-      endcase
-    end
-  end
-
+        for (int d = 0; d < Dims; d++) begin
+          expect_in[2*d]     = en[2*d + 1];
+          expect_in[2*d + 1] = en[2*d];
+        end
+        run     = st_q[u] == StRun;
+        drained = pend_q[u] == '0;
+        for (int p = 0; p < NN; p++) begin
+          sent_now[p] = sent_q[u][p] || (run && drained && en[p] && send_ready_i[u*NN + p]);
+          have[p]     = cnt_q[u][2*p +: 2] != 2'd0 || recv[p];
+        end
+        // phase complete: every packet of the phase sent, one received from every neighbour
+        adv     = run && ((sent_now | ~en) == '1) && ((have | ~expect_in) == '1);
+        last    = ph_q[u] + PhW'(1) == tot_q[u];
+        snap    = occ & ~left;
+        tot_new = enter_full_i[u] ? {k_i, 1'b0} : {1'b0, k_i};
 `ifndef SYNTHESIS
-  // ---------------------------------------------------------------- assertions
-  // Immediate assertions at the edge (the values before it), not concurrent ones: Verilator 5.006
-  // makes a sampled copy of every signal a concurrent assertion reads, and when occ_i/left_i are
-  // slices of a wide vector (net_mesh of 64 routers) the copy's loop variable is left undeclared
-  // in the generated C++.
-  always_ff @(posedge clk_i) begin
-    if (rst_ni) begin
-      a_known: assert (!$isunknown({enter_valid_i, leave_ready_i, send_ready_i, recv_i, occ_i, left_i}))
-        else $error("rtr_phase: unknown input");
-      // a slot leaves only if it holds a packet
-      a_left_occ: assert ((left_i & ~occ_i) == '0)
-        else $error("rtr_phase: slot leaves without a packet (left_i %h, occ_i %h)", left_i, occ_i);
-    end
-  end
-  // Lemma 1: a neighbour is at most one phase ahead. The count of input p (from the neighbour
-  // behind output p^1) is at most 1, or 2 once this phase's packet went out on output p^1.
-  always_ff @(posedge clk_i) begin
-    if (rst_ni) begin
-      for (int p = 0; p < NN; p++) begin
-        a_lemma1: assert (cnt_q[2*p +: 2] <= 2'd1 + {1'b0, run && sent_q[p ^ 1]})
-          else $error("rtr_phase: Lemma 1 violated: %0d barrier packets waiting on input %0d (phase %0d, sent on output %0d: %0d)",
-                      cnt_q[2*p +: 2], p, ph_q, p ^ 1, sent_q[p ^ 1]);
-        a_recv_expected: assert (!recv_i[p] || expect_in[p])
-          else $error("rtr_phase: barrier packet on input %0d, whose output %0d has no neighbour (port_en_i)",
-                      p, p ^ 1);
+        // Lemma 1: a neighbour is at most one phase ahead. The count of input p (from the
+        // neighbour behind output p^1) is at most 1, or 2 once this phase's packet went out on
+        // output p^1.
+        for (int p = 0; p < NN; p++) begin
+          a_lemma1: assert (cnt_q[u][2*p +: 2] <= 2'd1 + {1'b0, run && sent_q[u][p ^ 1]})
+            else $error("rtr_phase: unit %0d: Lemma 1 violated: %0d barrier packets waiting on input %0d (phase %0d, sent on output %0d: %0d)",
+                        u, cnt_q[u][2*p +: 2], p, ph_q[u], p ^ 1, sent_q[u][p ^ 1]);
+          a_recv_expected: assert (!recv[p] || expect_in[p])
+            else $error("rtr_phase: unit %0d: barrier packet on input %0d, whose output %0d has no neighbour (port_en_i)",
+                        u, p, p ^ 1);
+        end
+        // a slot leaves only if it holds a packet
+        a_left_occ: assert ((left & ~occ) == '0)
+          else $error("rtr_phase: unit %0d: slot leaves without a packet (left_i %h, occ_i %h)", u, left, occ);
+`endif
+        for (int p = 0; p < NN; p++)
+          cnt_q[u][2*p +: 2] = cnt_q[u][2*p +: 2] + {1'b0, recv[p]} - {1'b0, adv && expect_in[p]};
+        pend_q[u] = pend_q[u] & ~left;
+        case (st_q[u])
+          StIdle: if (enter_valid_i[u]) begin  // enter_ready_o[u]: idle
+            ph_q[u]   = '0;
+            tot_q[u]  = tot_new;
+            sent_q[u] = '0;
+            pend_q[u] = snap;
+            st_q[u]   = (tot_new == '0) ? StDone : StRun;
+          end
+          StRun: begin
+            sent_q[u] = sent_now;
+            if (adv) begin
+              ph_q[u]   = ph_q[u] + PhW'(1);
+              sent_q[u] = '0;
+              pend_q[u] = snap;
+              if (last) st_q[u] = StDone;
+            end
+          end
+          StDone: if (drained && leave_ready_i[u]) st_q[u] = StIdle;  // leave_valid_o[u]
+          default: st_q[u] = StIdle;
+        endcase
       end
     end
   end
-  // the neighbours do not change during a barrier
-  a_ports_stable: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      busy_o |=> busy_o == 1'b0 || $stable(port_en_i));
+  /* verilator lint_on BLKSEQ */
+
+`ifndef SYNTHESIS
+  // ---------------------------------------------------------------- assertions (the ports)
+  logic [Units-1:0]    busy_prev;  // busy_o and port_en_i one edge ago
+  logic [Units*NN-1:0] en_prev;
+  always_ff @(posedge clk_i) begin
+    busy_prev <= rst_ni ? busy_o : '0;
+    en_prev   <= port_en_i;
+    if (rst_ni) begin
+      a_known: assert (!$isunknown({enter_valid_i, leave_ready_i, send_ready_i, recv_i, occ_i, left_i}))
+        else $error("rtr_phase: unknown input");
+      // the neighbours do not change during a barrier
+      a_ports_stable: assert (ports_stable(port_en_i, en_prev, busy_prev & busy_o))
+        else $error("rtr_phase: port_en_i changed during a barrier");
+    end
+  end
+  function automatic logic ports_stable(logic [Units*NN-1:0] a, logic [Units*NN-1:0] b, logic [Units-1:0] busy);
+    for (int i = 0; i < Units*NN; i++)
+      if (busy[i / NN] && a[i] != b[i]) return 1'b0;
+    return 1'b1;
+  endfunction
 `endif
 endmodule

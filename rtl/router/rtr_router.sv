@@ -178,11 +178,16 @@ module rtr_router #(
   logic [NN-1:0] hasup [NR];  // constants
   logic [NN-1:0] hasdn [NR];
   logic [NN-1:0] oexist [NR];  // outputs that lead somewhere: inside the block, or enabled boundary
-  for (genvar n = 0; n < NR; n++) begin : g_topo
-    for (genvar p = 0; p < NN; p++) begin : g_port
-      assign hasup[n][p] = rtr_pkg::has_up(n, p, K0, K1, K2, Torus);
-      assign hasdn[n][p] = rtr_pkg::has_dn(n, p, K0, K1, K2, Torus);
-      assign oexist[n][p] = hasdn[n][p] || (Ext && out_en_i[n*NN + p]);
+  // Routers n = 128 c + i: Verilator 5.006 limits a generate loop's iterations by a multiple of
+  // --unroll-count and refuses 512 routers in one loop at 8, so the loop is split in two.
+  for (genvar c = 0; c < (NR + 127) / 128; c++) begin : g_topo
+    for (genvar i = 0; i < 128 && 128 * c + i < NR; i++) begin : g_rtr
+      for (genvar p = 0; p < NN; p++) begin : g_port
+        localparam int N = 128 * c + i;
+        assign hasup[N][p]  = rtr_pkg::has_up(N, p, K0, K1, K2, Torus);
+        assign hasdn[N][p]  = rtr_pkg::has_dn(N, p, K0, K1, K2, Torus);
+        assign oexist[N][p] = hasdn[N][p] || (Ext && out_en_i[N*NN + p]);
+      end
     end
   end
 
@@ -952,8 +957,10 @@ module rtr_router #(
   // (docs/barrier.md, what the router integration has to do, item 3)
   if (Barrier != 0) begin : g_bar
     always_comb begin
+      /* verilator lint_off WIDTHCONCAT */  // '0 of more than 8k bits (8x8x8: 11,264)
       slot_occ_o  = '0;
       slot_left_o = '0;
+      /* verilator lint_on WIDTHCONCAT */
       for (int i = 0; i < NR; i++) begin
         for (int p = 0; p < NP; p++) begin
           if (Mode == 2) begin

@@ -175,11 +175,11 @@ uint64_t NetEngine::gap(Rng& rng) const {
   return g >= 1e15 ? UINT64_MAX / 2 : 1 + static_cast<uint64_t>(g);
 }
 
-void NetEngine::create(unsigned n, uint32_t dst) {
+void NetEngine::create(unsigned n, uint32_t dst, bool scripted) {
   Src& s = src_[n];
   Shard& sh = shard_of(n);
   src_any_[n] = 1;
-  if (max_queue_ && s.q.size() >= max_queue_) {
+  if (!scripted && max_queue_ && s.q.size() >= max_queue_) {
     ++sh.throttled;
     return;
   }
@@ -193,11 +193,12 @@ void NetEngine::create(unsigned n, uint32_t dst) {
   if (s.q.size() == 1) present(n);
 }
 
-void NetEngine::enqueue(unsigned src, unsigned dst) {
+uint32_t NetEngine::enqueue(unsigned src, unsigned dst) {
   if (src >= nodes_ || dst >= nodes_)
     throw std::invalid_argument(fmt::format("enqueue: node {} -> {} outside 0..{}", src, dst, nodes_ - 1));
-  create(src, dst);
+  create(src, dst, true);
   settle();  // the counts, so that outstanding() includes the packet now
+  return static_cast<uint32_t>(src_created(src) - 1);
 }
 
 void NetEngine::present(unsigned n) {

@@ -124,8 +124,10 @@ class NetEngine {
 
   // Start over: empty queues, cycle 0, fresh random streams; creation on if load > 0.
   void configure(const NetRunConfig& rc);
-  // Scripted traffic: one packet from src to dst created now (src == dst allowed: zero hops).
-  void enqueue(unsigned src, unsigned dst);
+  // Scripted traffic: one packet from src to dst created now (src == dst allowed: zero hops), never
+  // throttled (max_queue limits the generated packets only); returns its sequence number, the seq
+  // of its tag (PacketTag, Delivery) at delivery.
+  uint32_t enqueue(unsigned src, unsigned dst);
   void set_generation(bool on) { gen_on_ = on && (load_ > 0 || trace_); }
   // A packet trace (net_trace.hpp) as the source of the packets from the next configure() on,
   // instead of the Bernoulli generation (the offered load is ignored); nullptr: back to it.
@@ -188,6 +190,10 @@ class NetEngine {
   uint64_t outstanding() const { return stats_.created - checker_.delivered_packets(); }  // queued or in flight
   uint64_t tagged_outstanding() const { return stats_.tagged - stats_.tagged_delivered; }
   size_t queue_length(unsigned n) const { return src_[n].q.size(); }
+  // Packets source n created since configure() (generated and scripted), and of those the ones its
+  // injection port has taken whole (tail accepted): sequence numbers below src_taken(n).
+  uint64_t src_created(unsigned n) const { return src_[n].seq + src_[n].q.size(); }
+  uint64_t src_taken(unsigned n) const { return src_[n].seq; }
   // Packets of source n delivered since configure() (tagged or not).
   uint64_t src_delivered(unsigned n) const { return src_del_[n]; }
   // The oldest age now (queued or in flight) into stats().max_age; the fewest deliveries by a
@@ -232,7 +238,7 @@ class NetEngine {
     size_t max_queue = 0;
   };
   Shard& shard_of(unsigned n) { return shard_[n / shard_n_]; }
-  void create(unsigned n, uint32_t dst);
+  void create(unsigned n, uint32_t dst, bool scripted = false);
   void configure_trace();
   void generate_trace(unsigned lo);  // a shard's trace records due now
   void present(unsigned n);

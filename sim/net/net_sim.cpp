@@ -48,6 +48,17 @@ uint64_t starvation_age_bound(const NetSpec& s, unsigned starve_t, uint64_t queu
   return queue_cap * (w + p + drain + 3) + (h + 1) * (w + p + 2) + p;
 }
 
+namespace {
+[[noreturn]] void no_barrier(const NetSpec& s) {
+  throw std::logic_error(fmt::format("{}: this network has no multiphase barrier (net_mesh Barrier = 1: a Vnet_bar_* model; built: {})",
+                                     s.label(), barrier_net_list()));
+}
+}  // namespace
+
+void NetSimBase::set_barrier_k(unsigned) { no_barrier(spec()); }
+void NetSimBase::drive_barrier(unsigned, bool, bool, bool) { no_barrier(spec()); }
+NetSimBase::BarrierOut NetSimBase::barrier_out(unsigned) { no_barrier(spec()); }
+
 LinkProbe& NetSimBase::enable_link_stats() {
   probe_ = std::make_unique<LinkProbe>(spec().shape, spec().pkt_flits);
   return *probe_;
@@ -151,6 +162,7 @@ NetSpec spec_of(const ModelEntry<NetMake>& e) {
   s.flit_bits = static_cast<unsigned>(e.param("FlitW", 256));
   s.buf_max = static_cast<unsigned>(e.param("BufPkts", 2));
   s.threads = threads;
+  s.barrier = e.param("Barrier", 0) != 0;
   s.buf_pkts = std::min(s.mode == NetMode::adbr ? std::max(2u, dims) : 2u, s.buf_max);
   return s;
 }
@@ -188,11 +200,32 @@ NetSpec net_spec(const NetModelInfo& m, unsigned buf_pkts) { return buf_pkts ? m
 const NetModelInfo* find_net(const MeshShape& shape, NetMode mode, unsigned buf_pkts, unsigned threads) {
   const NetModelInfo* best = nullptr;
   for (const auto& m : net_models()) {
-    if (!(m.spec.shape == shape) || m.spec.mode != mode || m.spec.threads != threads) continue;
+    if (!(m.spec.shape == shape) || m.spec.mode != mode || m.spec.threads != threads || m.spec.barrier) continue;
     if (!net_spec(m, buf_pkts).buf_error().empty()) continue;
     if (!best || m.spec.buf_max < best->spec.buf_max) best = &m;
   }
   return best;
+}
+
+const NetModelInfo* find_barrier_net(const MeshShape& shape, NetMode mode, unsigned buf_pkts) {
+  for (const auto& m : net_models())
+    if (m.spec.barrier && m.spec.shape == shape && m.spec.mode == mode && net_spec(m, buf_pkts).buf_error().empty()) return &m;
+  return nullptr;
+}
+
+std::string barrier_net_list() {
+  std::string s;
+  for (const auto& m : net_models())
+    if (m.spec.barrier) s += fmt::format("{}{} {} (buffers up to {})", s.empty() ? "" : ", ", m.spec.shape.name(), mode_name(m.spec.mode), m.spec.buf_max);
+  return s.empty() ? "none" : s;
+}
+
+std::unique_ptr<NetSimBase> make_barrier_net(const MeshShape& shape, NetMode mode, unsigned buf_pkts, TraceWindow trace) {
+  if (const NetModelInfo* m = find_barrier_net(shape, mode, buf_pkts)) return m->make(net_spec(*m, buf_pkts), std::move(trace));
+  throw std::invalid_argument(fmt::format("no {} {} network with the multiphase barrier{} is built; built: {} (a new one is one line "
+                                          "in rtl/router/models.cmake)",
+                                          shape.name(), mode_name(mode),
+                                          buf_pkts ? fmt::format(" that runs {}-packet buffers", buf_pkts) : "", barrier_net_list()));
 }
 
 const std::vector<NetModelInfo>& net_blocks() {
@@ -275,7 +308,7 @@ std::string block_list() {
 std::string net_unavailable(const MeshShape& shape, NetMode mode, unsigned buf_pkts, unsigned threads) {
   if (find_net(shape, mode, buf_pkts, threads) || find_block(shape, mode, buf_pkts, threads)) return {};
   for (const auto& m : net_models())  // a model of this network exists: the depth is the reason
-    if (m.spec.shape == shape && m.spec.mode == mode && m.spec.threads == threads && buf_pkts != 0 &&
+    if (!m.spec.barrier && m.spec.shape == shape && m.spec.mode == mode && m.spec.threads == threads && buf_pkts != 0 &&
         !m.spec.with_buf(buf_pkts).buf_error().empty())
       return m.spec.with_buf(buf_pkts).buf_error();
   if (buf_pkts != 0)  // a block would tile it at the default depth: the depth is the reason

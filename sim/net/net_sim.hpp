@@ -79,6 +79,20 @@ class NetSimBase {
   };
   virtual RouterWaits router_waits() { return {}; }
 
+  // The multiphase barrier's ports (spec().barrier: net_mesh with Barrier = 1; docs/barrier.md).
+  // set_barrier_k: K, the number of phases of a half barrier (taken at each enter). Per node n and
+  // cycle, before step(): drive_barrier sets its enter request (full: a full barrier) and its
+  // readiness to leave; barrier_out reads the unit's registered outputs (the state after the last
+  // edge: the handshakes of the coming edge are enter_valid && enter_ready, leave_valid &&
+  // leave_ready). A network without the barrier throws std::logic_error.
+  struct BarrierOut {
+    bool enter_ready = false, leave_valid = false, busy = false;
+    unsigned phase = 0;  // phases completed in the current barrier
+  };
+  virtual void set_barrier_k(unsigned k);
+  virtual void drive_barrier(unsigned n, bool enter_valid, bool full, bool leave_ready);
+  virtual BarrierOut barrier_out(unsigned n);
+
   // Per-link and per-router statistics (net_linkstats.hpp), gathered by run() (in its measurement
   // window) and run_until_drained() (every cycle, unless the probe's window was set after start()).
   // Off by default. enable_link_stats() (again) starts them over.
@@ -183,6 +197,38 @@ class NetSim final : public NetSimBase {
   }
   uint64_t serial_steps() const override { return nb_ > 1 ? pool_.serial_steps() : 0; }
 
+  void set_barrier_k(unsigned k) override {
+    if constexpr (kBarrierPorts) {
+      if (spec().barrier) {
+        h_[0]->dut().bar_k_i = static_cast<netport::bare_t<decltype(V::bar_k_i)>>(k);
+        return;
+      }
+    }
+    NetSimBase::set_barrier_k(k);
+  }
+  void drive_barrier(unsigned n, bool enter_valid, bool full, bool leave_ready) override {
+    if constexpr (kBarrierPorts) {
+      if (spec().barrier) {
+        V& m = h_[0]->dut();
+        netport::set_bit(m.bar_enter_valid_i, n, enter_valid);
+        netport::set_bit(m.bar_enter_full_i, n, full);
+        netport::set_bit(m.bar_leave_ready_i, n, leave_ready);
+        return;
+      }
+    }
+    NetSimBase::drive_barrier(n, enter_valid, full, leave_ready);
+  }
+  BarrierOut barrier_out(unsigned n) override {
+    if constexpr (kBarrierPorts) {
+      if (spec().barrier) {
+        const V& m = h_[0]->dut();
+        return {netport::field(m.bar_enter_ready_o, n, 1) != 0, netport::field(m.bar_leave_valid_o, n, 1) != 0,
+                netport::field(m.bar_busy_o, n, 1) != 0, static_cast<unsigned>(netport::field(m.bar_phase_o, 9 * n, 9))};
+      }
+    }
+    return NetSimBase::barrier_out(n);
+  }
+
   void reset_model() override {
     const unsigned k0 = engine_.spec().shape.k[0];
     for (unsigned b = 0; b < nb_; ++b) {
@@ -236,6 +282,7 @@ class NetSim final : public NetSimBase {
  private:
   static constexpr unsigned kNN = 4, kYp = 2, kYm = 3;  // 2-D ports: Y+ = 2, Y- = 3
   static constexpr bool kBlock = requires(V& m) { m.out_cred_i; };  // rtr_router: a block
+  static constexpr bool kBarrierPorts = requires(V& m) { m.bar_k_i; };  // net_mesh (a whole network)
 
   // The whole mesh in one model: the engine's protocol, in order.
   void step_whole() {
@@ -441,6 +488,13 @@ std::unique_ptr<NetSimBase> make_net(const std::string& model, unsigned buf_pkts
 // split for `threads` threads (1: the whole mesh in one model), the smallest such model (fewest
 // slots: the fastest); nullptr if none is built (make_net then joins blocks, find_block).
 const NetModelInfo* find_net(const MeshShape& shape, NetMode mode, unsigned buf_pkts = 0, unsigned threads = 1);
+// The network of this shape and mode with the multiphase barrier built in (Vnet_bar_*, spec.barrier)
+// that runs buffers of buf_pkts packets (0: the default depth); nullptr if none is built. find_net
+// never returns one (their phase units cost simulation time); make_net(model name) does.
+const NetModelInfo* find_barrier_net(const MeshShape& shape, NetMode mode, unsigned buf_pkts = 0);
+std::string barrier_net_list();  // "4x4 adbr (buffers up to 3), ..."
+// That network, or std::invalid_argument naming the ones built.
+std::unique_ptr<NetSimBase> make_barrier_net(const MeshShape& shape, NetMode mode, unsigned buf_pkts = 0, TraceWindow trace = {});
 // That model's spec with buf_pkts (0: its default depth).
 NetSpec net_spec(const NetModelInfo& m, unsigned buf_pkts);
 // The whole-mesh (or split) model when one is built (find_net), else the network joined from

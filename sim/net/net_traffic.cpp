@@ -61,8 +61,8 @@ NetMode parse_mode(const std::string& text) {
 }
 
 std::string NetSpec::label() const {
-  return fmt::format("{} {} b{}{}{}", shape.name(), mode_name(mode), buf_pkts, threads > 1 ? fmt::format(" t{}", threads) : "",
-                     joined() ? " joined" : "");
+  return fmt::format("{} {} b{}{}{}{}", shape.name(), mode_name(mode), buf_pkts, threads > 1 ? fmt::format(" t{}", threads) : "",
+                     joined() ? " joined" : "", barrier ? " barrier" : "");
 }
 
 std::string NetSpec::buf_error() const {

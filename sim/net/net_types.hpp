@@ -131,6 +131,9 @@ struct NetSpec {
   // it; {0, 0, 0}: the network is one model (or a split mesh).
   std::array<unsigned, 3> block{0, 0, 0};
   bool joined() const { return block[0] != 0; }
+  // The multiphase barrier built in (net_mesh Barrier = 1, Vnet_bar_* models): a phase unit per
+  // router and its enter/leave ports per node (NetSimBase::drive_barrier, docs/barrier.md).
+  bool barrier = false;
   unsigned flit_words() const { return flit_bits / 32; }
   unsigned min_buf() const { return min_buf_pkts(shape, mode); }
   // Empty when buf_pkts is one this model runs, else why not (the message names the model).
@@ -140,7 +143,7 @@ struct NetSpec {
     s.buf_pkts = b;
     return s;
   }
-  std::string label() const;  // "8x8 adbr b2", "8x8 adbr b2 t2", "5x7 adbr b2 joined"
+  std::string label() const;  // "8x8 adbr b2", "8x8 adbr b2 t2", "5x7 adbr b2 joined", "4x4 adbr b2 barrier"
 };
 
 // splitmix64: seeds and cheap hashing.
