@@ -83,7 +83,7 @@ Results size_table(const std::vector<BarrierPoint>& pts) {
     const bool mp = p.method == BarrierMethod::multiphase;
     r.add({word(p.net), num(p.nodes), num(p.k), word(method_name(p.method)), word(kind_name(p.kind)), num(p.load, 2),
            num(static_cast<unsigned>(p.stats.barriers.size())), num(p.mean, 1), num(p.max),
-           shown_as(num(p.model, 0), fmt::format("{:.0f}{}", p.model, mp ? "" : " (bound 1)")), num(p.mean / p.model, 2),
+           shown_as(num(p.model, 0), fmt::format("{:.0f}{}", p.model, mp ? "" : " (formula 1)")), num(p.mean / p.model, 2),
            num(p.msgs, 0), num(p.flit_hops, 0),
            word(p.stats.violations.empty() ? "held" : "violated"), num(p.wall_s, 1)});
   }
@@ -138,41 +138,54 @@ Results compare_table(const std::vector<BarrierPoint>& pts, const std::vector<Tr
              {"latency_ns", "ns"},
              {"link_msgs_per_barrier", "link msgs / barrier"},
              {"link_bits_per_barrier", "link bits / barrier"}});
+  std::vector<unsigned> counts;
   for (const BarrierPoint& p : pts)
-    r.add({num(p.nodes), word(fmt::format("{} {}", method_name(p.method), kind_name(p.kind))), word(p.net + " mesh"), num(p.mean, 1),
-           num(kRouterMhz, 1), num(p.mean * 1000 / kRouterMhz, 0), num(p.msgs, 0),
-           num(p.method == BarrierMethod::multiphase ? p.msgs : p.flit_hops * kFlitBits, 0)});
-  for (const TreePoint& t : tree)
-    r.add({num(t.nodes), word("SSM io=1"), word(fmt::format("sync tree, {} levels", t.levels)), num(t.latency_cycles, 1),
-           num(t.latency_cycles > 0 ? t.latency_cycles * 1000 / t.latency_ns : 0.0, 1), num(t.latency_ns, 0), num(t.msgs, 0),
-           t.bits > 0 ? num(t.bits, 0) : Cell{"", "-"}});
+    if (std::find(counts.begin(), counts.end(), p.nodes) == counts.end()) counts.push_back(p.nodes);
+  for (unsigned n : counts) {
+    for (const BarrierPoint& p : pts)
+      if (p.nodes == n)
+        r.add({num(p.nodes), word(fmt::format("{} {}", method_name(p.method), kind_name(p.kind))), word(p.net + " mesh"), num(p.mean, 1),
+               num(kRouterMhz, 1), num(p.mean * 1000 / kRouterMhz, 0), num(p.msgs, 0),
+               num(p.method == BarrierMethod::multiphase ? p.msgs : p.flit_hops * kFlitBits, 0)});
+    for (const TreePoint& t : tree)
+      if (t.nodes == n)
+        r.add({num(t.nodes), word("SSM io=1"), word(fmt::format("sync tree, {} levels (its own part {:.0f} cycles)", t.levels, t.tree_cycles)),
+               num(t.latency_cycles, 1), num(t.latency_cycles > 0 ? t.latency_cycles * 1000 / t.latency_ns : 0.0, 1), num(t.latency_ns, 0),
+               num(t.msgs, 0), t.bits > 0 ? num(t.bits, 0) : Cell{"", "-"}});
+  }
   return r;
 }
 
+// One plot per number of dimensions (barrier_time_2d.png, _3d.png): time against nodes, a series
+// per method, kind and load (dotted: under load).
 void plots(const std::string& dir, const std::vector<BarrierPoint>& pts) {
-  PlotSpec s;
-  s.title = "Barrier time against network size (ADBR meshes; all calls in one cycle)";
-  s.xlabel = "nodes";
-  s.ylabel = "cycles, last call to last leave";
-  s.logx = s.logy = true;
-  std::map<std::string, PlotSeries> series;
-  std::vector<std::string> order;
-  for (const BarrierPoint& p : pts) {
-    const std::string t = fmt::format("{} {}, load {:.2f}", method_name(p.method), kind_name(p.kind), p.load);
-    if (!series.count(t)) {
-      order.push_back(t);
-      series[t].title = t;
-      series[t].style = static_cast<int>(p.method) * 2 + static_cast<int>(p.kind);
-      series[t].dash = p.load > 0 ? 2 : -1;
+  std::vector<Plot> out;
+  for (unsigned dims : {2u, 3u}) {
+    PlotSpec s;
+    s.title = fmt::format("Barrier time against network size, {}-D ADBR meshes (every node calling in one cycle)", dims);
+    s.xlabel = "nodes";
+    s.ylabel = "cycles, last call to last leave";
+    s.logx = s.logy = true;
+    std::map<std::string, PlotSeries> series;
+    std::vector<std::string> order;
+    for (const BarrierPoint& p : pts) {
+      if (p.dims != dims) continue;
+      const std::string t = fmt::format("{} {}, load {:.2f}", method_name(p.method), kind_name(p.kind), p.load);
+      if (!series.count(t)) {
+        order.push_back(t);
+        series[t].title = t;
+        series[t].style = static_cast<int>(p.method) * 2 + static_cast<int>(p.kind);
+        series[t].dash = p.load > 0 ? 2 : -1;
+      }
+      series[t].points.push_back({static_cast<double>(p.nodes), p.mean});
     }
-    series[t].points.push_back({static_cast<double>(p.nodes), p.mean});
+    for (const std::string& t : order) {
+      std::sort(series[t].points.begin(), series[t].points.end());
+      s.series.push_back(series[t]);
+    }
+    if (!s.series.empty()) out.push_back({fmt::format("barrier_time_{}d", dims), s});
   }
-  for (const std::string& t : order) {
-    auto& pts_ = series[t].points;
-    std::sort(pts_.begin(), pts_.end());
-    s.series.push_back(series[t]);
-  }
-  write_plots(dir, {{"barrier_time", s}});
+  write_plots(dir, out);
 }
 
 int BarrierCommand::run() {
@@ -182,7 +195,7 @@ int BarrierCommand::run() {
   quick_default(*app, flags, "--barriers", o.barriers, 2u);
   quick_default(*app, flags, "--warmup", o.warmup, uint64_t{500});
   quick_default(*app, flags, "--compare-nodes", compare_nodes, {16u});
-  if (o.nets.empty()) o.nets = {"4x4", "8x8", "16x16", "4x4x4", "8x8x8"};
+  if (o.nets.empty()) o.nets = {"2x2", "4x4", "8x8", "16x16", "4x4x4", "8x8x8"};
   if (compare_nodes.empty()) compare_nodes = {16, 64};
   o.methods.clear();
   for (const std::string& m : methods) o.methods.push_back(m == "multiphase" ? BarrierMethod::multiphase : BarrierMethod::alltoall);
@@ -225,8 +238,9 @@ int BarrierCommand::run() {
     fmt::print("\nBarrier time against network size: the last node's call to the last node's leave, cycles\n");
     print_results(size_table(pts), csv("size"), "size");
     fmt::print("cost model: multiphase K (lat_hop + lat_inc) + lat_inj + lat_ej with lat_hop = {:.0f}, lat_inc = {:.0f}, lat_inj = {:.0f}, "
-               "lat_ej = {:.0f} (2K + 1 half, 4K + 1 full; checked equal on every idle point); all-to-all: the lower bound (1), "
-               "{:.0f} cycles per packet, the busiest link at its bisection bound, {:.0f} cycles of packet overhead\n",
+               "lat_ej = {:.0f} (2K + 1 half, 4K + 1 full; checked equal on every idle point); all-to-all: the paper's formula (1), "
+               "{:.0f} cycles per packet, the busiest link at its bisection bound, the last packet K hops, {:.0f} cycles of packet "
+               "overhead (not a strict bound: the last packet sent may travel fewer hops)\n",
                CostTerms::lat_hop, CostTerms::lat_inc, CostTerms::lat_inj_mp, CostTerms::lat_ej_mp, CostTerms::rate, CostTerms::lat_pkt);
     fmt::print("guarantees: BarrierCheck on every barrier. The all-to-all barrier's guarantee needs per-flow order, which ADBR does "
                "not keep: 'violated' there is the known failure (docs/barrier.md)\n");
@@ -253,6 +267,9 @@ int BarrierCommand::run() {
     }
     fmt::print("\nSide by side: full barriers, idle, every node calling at once\n");
     print_results(compare_table(cp, tp), csv("compare"), "compare");
+    fmt::print("cycles: the mesh's from the last call (the enter request at the router) to the last leave, at the router's ports (hardware alone); the SSM's from "
+               "the last call of ssm_barrier() to the last return, through the driver (MMIO, the engine, the return by DMA), "
+               "its tree's own part in brackets\n");
     fmt::print("link bits: multiphase one sideband bit per link and phase; all-to-all {}-bit flits times their hops", kFlitBits);
     if (!tree) fmt::print("; the SSM's tree: not measured ({})", tree_why);
     fmt::print("\n");
@@ -276,7 +293,7 @@ void add_barrier_commands(Registry& reg) {
                 ->default_str("all");
             add_list(app, "--nets", o.nets, "ADBR meshes with phase units, e.g. 4x4,8x8,4x4x4")
                 ->check(parses([](const std::string& s) { MeshShape::parse(s); }, "MESH"))
-                ->default_str("4x4,8x8,16x16,4x4x4,8x8x8 (--quick 4x4,8x8)");
+                ->default_str("2x2,4x4,8x8,16x16,4x4x4,8x8x8 (--quick 4x4,8x8)");
             c->methods = {"multiphase", "alltoall"};
             add_list(app, "--methods", c->methods, "barriers: multiphase, alltoall")->check(CLI::IsMember({"multiphase", "alltoall"}));
             c->kinds = {"half", "full"};
@@ -289,7 +306,7 @@ void add_barrier_commands(Registry& reg) {
                 ->check(CLI::Range(2u, 4096u))
                 ->default_str("16,64 (--quick 16)");
             app.add_option("--seed", o.seed, "random seed of the background traffic");
-            app.add_option("--plot", c->plot, "folder for barrier_time.png (and its gnuplot script)");
+            app.add_option("--plot", c->plot, "folder for barrier_time_2d.png and _3d.png (and their gnuplot scripts)");
             add_run_flags(app, c->flags, "CI-sized: 4x4 and 8x8, 2 barriers per point, 16 nodes side by side",
                           "CSV files <stem>-size.csv, -crossover.csv, -compare.csv");
             check_numbers(app);

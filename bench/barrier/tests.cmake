@@ -3,7 +3,7 @@
 # refused options. Included from bench/CMakeLists.txt (cli_expect, _cli).
 cli_expect(net_barrier_quick 0 [=[Crossover: idle half barriers]=]
            --exists ${_cli}/net_barrier/bar-size.csv --exists ${_cli}/net_barrier/bar-crossover.csv
-           --exists ${_cli}/net_barrier/bar-compare.csv --exists ${_cli}/net_barrier/plots/barrier_time.png
+           --exists ${_cli}/net_barrier/bar-compare.csv --exists ${_cli}/net_barrier/plots/barrier_time_2d.png
            --has [=[4x4 +16 +6 +multiphase +half +0\.00 +2 +13\.0 +13 +13 +1\.00 +288 ]=]
            -- net-barrier --quick --quiet --csv ${_cli}/net_barrier/bar.csv --plot ${_cli}/net_barrier/plots)
 cli_expect(net_barrier_no_net 2 [=[--nets: no 5x5 ADBR network with phase units is built; built: .*4x4 adbr]=]

@@ -24,6 +24,11 @@ GsnTreeFabric::GsnTreeFabric(std::unique_ptr<GsnNet> net, std::vector<SsmDevice*
     throw std::invalid_argument(fmt::format("GsnTreeFabric: {} SSMs for a tree of {} leaves", leaves_.size(), net_->nodes()));
   for (auto* d : leaves_) ports_.push_back(&d->gsn());
   before_.resize(ports_.size());
+  // One level of links per tree level: the leaves' links, then one per node of the level below.
+  const std::vector<unsigned> shape = net_->level_nodes();
+  if (!shape.empty() && shape.back() != 1)
+    throw std::logic_error(fmt::format("GsnTreeFabric: the tree model's top level has {} nodes, not one root", shape.back()));
+  for (size_t l = 0; l < shape.size(); ++l) levels_.push_back({l == 0 ? net_->nodes() : shape[l - 1]});
   net_->set_reset(true);  // reset the tree while the engines idle
   for (int i = 0; i < 10; ++i) {
     net_->eval(ports_);
@@ -50,6 +55,7 @@ void GsnTreeFabric::settle() {
 
 void GsnTreeFabric::sample() {
   for (auto* p : ports_) msgs_ += p->up_valid && p->up_ready;
+  net_->count_links(levels_);
 }
 
 }  // namespace hpcnet::sim

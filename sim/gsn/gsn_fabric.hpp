@@ -3,8 +3,8 @@
 //
 // Each cycle, after the SSMs have settled (settle()): the tree settles on their up streams; an
 // SSM whose inputs changed settles again, and the tree once more, so that both sides of every
-// GSN handshake see the same valid and ready. sample() counts the messages the tree took;
-// edge() clocks the tree.
+// GSN handshake see the same valid and ready. sample() counts the messages the tree took, and the
+// messages on every tree link, per level (sim/gsn/gsn_links.hpp); edge() clocks the tree.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +13,7 @@
 
 #include "sim/core/harness.hpp"
 #include "sim/core/model_table.hpp"
+#include "sim/gsn/gsn_links.hpp"
 #include "sim/ssm/gsn_port.hpp"
 #include "sim/ssm/ssm_device.hpp"
 #include "sim/system/fabric.hpp"
@@ -30,6 +31,11 @@ class GsnNet {
   virtual void eval(std::vector<GsnPort*>& ports) = 0;
   virtual void edge() = 0;
   virtual void close_trace() {}
+  // The tree's shape as the model has it: tree nodes per level, bottom first (empty: the model
+  // exposes no node state, sim/gsn/gsn_links.hpp); and, after eval(), add this cycle's messages
+  // on the links of each level.
+  virtual std::vector<unsigned> level_nodes() const { return {}; }
+  virtual void count_links(std::vector<GsnLinkLevel>& /*levels*/) const {}
 };
 
 // The built product trees (generated: every Vgsn_tree_<N> of rtl/gsn/models.cmake, Radix 4, 4 slots).
@@ -50,6 +56,9 @@ class GsnTreeFabric final : public Fabric {
   uint64_t progress() const override { return msgs_; }
   void close_trace() override { net_->close_trace(); }
   uint64_t messages() const { return msgs_; }  // up messages the tree took
+  // Messages on the tree's links since the start, per level of links ([0]: the leaf links; the
+  // root's turnaround is no link); empty when the model exposes no node state.
+  const std::vector<GsnLinkLevel>& link_levels() const { return levels_; }
 
  private:
   std::unique_ptr<GsnNet> net_;
@@ -57,6 +66,7 @@ class GsnTreeFabric final : public Fabric {
   std::vector<GsnPort*> ports_;
   std::vector<GsnPort> before_;
   uint64_t msgs_ = 0;
+  std::vector<GsnLinkLevel> levels_;
 };
 
 }  // namespace hpcnet::sim

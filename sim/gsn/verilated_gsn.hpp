@@ -1,6 +1,8 @@
 // sim/gsn/verilated_gsn.hpp: GsnNet over a Verilated gsn_tree model class V (the port copy between
-// the nodes' GSN links and the tree's packed port vectors). make_verilated_gsn<V> is the factory the
-// generated model table (gsn_models_gen.cpp) lists for every product tree.
+// the nodes' GSN links and the tree's packed port vectors), and the messages on its links read from
+// its nodes (sim/gsn/gsn_links.hpp: needs <V>___024root.h, included by the generated table).
+// make_verilated_gsn<V> is the factory the generated model table (gsn_models_gen.cpp) lists for
+// every product tree.
 #pragma once
 
 #include <cstdint>
@@ -16,7 +18,8 @@ namespace hpcnet::sim {
 template <class V>
 class VerilatedGsnNet final : public GsnNet {
  public:
-  VerilatedGsnNet(unsigned nodes, double clock_mhz, TraceWindow trace) : n_(nodes), h_(clock_mhz, std::move(trace)) {}
+  VerilatedGsnNet(unsigned nodes, double clock_mhz, TraceWindow trace)
+      : n_(nodes), h_(clock_mhz, std::move(trace)), probes_(gsn_node_probes(*h_.dut().rootp)) {}
   unsigned nodes() const override { return n_; }
   void set_reset(bool asserted) override { h_.set_reset(asserted); }
 
@@ -43,10 +46,25 @@ class VerilatedGsnNet final : public GsnNet {
   }
   void edge() override { h_.edge(); }
   void close_trace() override { h_.close_trace(); }
+  std::vector<unsigned> level_nodes() const override {
+    std::vector<unsigned> shape;
+    for (const auto& p : probes_) {
+      if (p.level >= shape.size()) shape.resize(p.level + 1, 0);
+      ++shape[p.level];
+    }
+    return shape;
+  }
+  void count_links(std::vector<GsnLinkLevel>& levels) const override {
+    for (const auto& p : probes_) {
+      levels[p.level].up += p.up();
+      levels[p.level].down += p.down();
+    }
+  }
 
  private:
   unsigned n_;
   Harness<V> h_;
+  std::vector<GsnNodeProbe> probes_;  // the tree's nodes inside h_'s model
 };
 
 template <class V>
