@@ -103,7 +103,10 @@ module gsn_node #(
 
   // ---------------------------------------------------------------------------------------------
   // Arrivals: match each child against the open slots
-  logic [NumChild-1:0]       hit, dup, miss, join_new, accept;
+  logic [NumChild-1:0]       hit, dup, miss, join_new;
+  // accept, dn_pend_q, dn_pend_d are read (never written) by the simulator's count of the messages
+  // on the tree's links (sim/gsn/gsn_links.hpp): public_flat_rd keeps them and their names
+  logic [NumChild-1:0]       accept /*verilator public_flat_rd*/;
   logic [NumChild*SlotW-1:0] hslot;
   always_comb begin
     hit   = '0;
@@ -359,7 +362,7 @@ module gsn_node #(
   // Down path: broadcast register with a pending bit per child
   logic                dn_valid_q;
   logic [MsgW-1:0]     dn_msg_q;
-  logic [NumChild-1:0] dn_pend_q, dn_pend_d;
+  logic [NumChild-1:0] dn_pend_q /*verilator public_flat_rd*/, dn_pend_d /*verilator public_flat_rd*/;
   assign p_dn_ready_o = !dn_valid_q;
   always_comb begin
     dn_pend_d = dn_pend_q & ~c_dn_ready_i;

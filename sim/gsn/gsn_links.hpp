@@ -2,7 +2,7 @@
 // gsn_tree's own nodes (rtl/gsn/gsn_tree.sv, gsn_node.sv).
 //
 // The links between tree nodes are inside the one Verilated model, so the fabric cannot see their
-// handshakes at its ports. Verilator keeps each gsn_node's handshake state as a member of the
+// handshakes at its ports. Verilator keeps each gsn_node's public handshake state as a member of the
 // model's root class (<V>___024root.h), named by hierarchy: gsn_tree.g_lvl[l].g_node[j].u_node.x
 // is `gsn_tree__DOT__g_lvl__BRA__<l>__KET____DOT__g_node__BRA__<j>__KET____DOT__u_node__DOT__x`.
 // gsn_node_probes() finds, at compile time, every node a model has (levels 0..2 with up to 16
