@@ -127,7 +127,8 @@ hpcnet_model(PREFIX Vrtr_torus_8x8_nobubble TOP net_mesh SOURCES ${NET_RTL}
 # The multiphase barrier inside the network (net_mesh with Barrier = 1: a phase unit per router,
 # the barrier sideband on the links; docs/barrier.md): Vnet_bar_<K0>x<K1>[x<K2>]_<mode>, in NetSim's
 # table with spec.barrier set (find_barrier_net, make_barrier_net; find_net never picks them).
-# 4x4 in every mode and the 4x4 torus, 4x4x4 (tb/net/test_net_barrier_int.cpp, BufPkts 3); the
+# 4x4 in every mode and the 4x4 torus, 4x4x4, the 3x3x3 torus (tb/net/test_net_barrier_int.cpp,
+# BufPkts 3); the
 # sizes of the barrier benchmark (`hpcnet net-barrier`): 2x2, 8x8, 16x16 (ports traced only) and
 # 8x8x8 ADBR at the DBFC minimum.
 function(rtr_bar_model name k0 k1 k2 mode buf torus)
@@ -140,6 +141,7 @@ foreach(mv "adbr;0;0" "dorvct;1;0" "dorwh;2;0" "torus_dorvct;1;1")
   rtr_bar_model(4x4_${mn} 4 4 1 ${m} 3 ${t})
 endforeach()
 rtr_bar_model(4x4x4_adbr 4 4 4 0 3 0)
+rtr_bar_model(3x3x3_torus_dorvct 3 3 3 1 3 1)
 rtr_bar_model(2x2_adbr 2 2 1 0 2 0)
 rtr_bar_model(8x8_adbr 8 8 1 0 2 0)
 rtr_bar_model(16x16_adbr 16 16 1 0 2 0)
