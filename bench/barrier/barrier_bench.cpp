@@ -49,6 +49,7 @@ BarrierPoint run_barrier_point(const std::string& net, BarrierMethod method, Bar
   NetRunConfig rc;
   rc.traffic.load = load;
   rc.traffic.seed = o.seed;
+  rc.traffic.max_queue = kMaxQueue;  // beyond saturation: bounded queues, a barrier waits for at most these
   rc.warmup = rc.measure = 0;
   NetBarrier b(*sim, rc, plan);
   BarrierPoint p;

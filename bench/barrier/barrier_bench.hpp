@@ -4,6 +4,7 @@
 // cycles, the crossover against inequality (6), link traffic (docs/barrier.md#results).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -11,6 +12,10 @@
 #include "sim/net/net_barrier.hpp"
 
 namespace hpcnet::bench {
+
+// Background packets a source queues at most (more are not created): beyond the network's
+// saturation a node's enter waits for its queue, so this bounds the barrier time there.
+inline constexpr size_t kMaxQueue = 4096;
 
 struct BarrierBenchOptions {
   std::vector<std::string> nets;  // shapes, e.g. "4x4", "8x8x8" (ADBR networks with phase units)

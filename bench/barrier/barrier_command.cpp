@@ -216,8 +216,8 @@ int BarrierCommand::run() {
   Progress prog("net-barrier", steps, o.progress);
   fmt::print("barriers on ADBR meshes with phase units in the routers (net_mesh Barrier = 1), 2-packet buffers (3 in 3-D); every "
              "node calls in the same cycle, {} barriers per point, {} cycles between them; background: uniform traffic, "
-             "{} cycles of warm-up\n",
-             o.barriers, o.gap, o.warmup);
+             "{} cycles of warm-up, source queues capped at {} packets\n",
+             o.barriers, o.gap, o.warmup, kMaxQueue);
   bool ok = true;
   std::vector<BarrierPoint> pts;
   if (want.count("size")) {
