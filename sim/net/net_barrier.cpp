@@ -119,12 +119,18 @@ void NetBarrier::schedule() {
     for (const Node& o : node_)
       if (o.called || o.done != first.done) return;
     const BarrierKind kind = plan_.kinds[first.done];
-    for (unsigned i = 0; i < n_; ++i) call(i, kind);
+    for (unsigned i = 0; i < n_; ++i) {
+      if (plan_.before_call) plan_.before_call(i);
+      call(i, kind);
+    }
     return;
   }
   for (unsigned i = 0; i < n_; ++i) {
     Node& nd = node_[i];
-    if (!nd.called && nd.done < plan_.kinds.size() && c >= nd.next_call) call(i, plan_.kinds[nd.done]);
+    if (!nd.called && nd.done < plan_.kinds.size() && c >= nd.next_call) {
+      if (plan_.before_call) plan_.before_call(i);
+      call(i, plan_.kinds[nd.done]);
+    }
   }
 }
 

@@ -28,6 +28,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <random>
 #include <stdexcept>
@@ -57,6 +58,9 @@ struct BarrierPlan {
                        // calls after its own leave plus a uniform 0..2 gap cycles
   double leave_prob = 1.0;  // a node takes its leave with this probability per cycle
   bool lemma1 = true;       // multiphase: Lemma 1 between neighbours every cycle
+  // The node's program right before a scheduled call (together, random), e.g. packets it sends
+  // first (NetEngine::enqueue): they precede the barrier.
+  std::function<void(unsigned node)> before_call;
   uint64_t seed = 1;
   uint64_t max_cycles = 10000000;  // run(): Timeout beyond this cycle
 };
