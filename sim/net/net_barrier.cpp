@@ -249,8 +249,20 @@ void NetBarrier::step_checked() {
     unsigned lag = 0;
     for (unsigned i = 0; i < n_; ++i)
       if (node_[i].done < node_[lag].done) lag = i;
-    throw Timeout(fmt::format("{}: {} barriers: node {} has left {} of {} barriers by cycle {}", net_.spec().label(),
-                              method_name(plan_.method), lag, node_[lag].done, plan_.kinds.size(), now()));
+    std::string units;  // multiphase: every unit's phase, and which nodes are in a barrier
+    for (unsigned i = 0; i < n_; ++i) {
+      const Node& nd = node_[i];
+      units += fmt::format("{}node {}: left {} barriers{}", i ? "; " : "", i, nd.done,
+                           !nd.called    ? ""
+                           : !nd.entered ? ", called, not entered (its earlier packets not all injected)"
+                                         : "");
+      if (!a2a_ && nd.entered) {
+        const NetSimBase::BarrierOut o = net_.barrier_out(i);
+        units += fmt::format(", in its unit: phase {}{}", o.phase, o.leave_valid ? ", may leave" : "");
+      }
+    }
+    throw Timeout(fmt::format("{}: {} barriers: node {} has left {} of {} barriers by cycle {}\n{}", net_.spec().label(),
+                              method_name(plan_.method), lag, node_[lag].done, plan_.kinds.size(), now(), units));
   }
   step();
 }

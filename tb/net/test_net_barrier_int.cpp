@@ -204,3 +204,16 @@ TEST_CASE("barrier in the router network: a million cycles of barriers over satu
   REQUIRE(st.data_packets > cycles / 10);
   report(net->spec(), "a million cycles, saturated, random calls", st);
 }
+
+// A run that cannot finish in time (the limit below the barrier's own time) stops with a Timeout
+// naming where every node stands: its barriers left, entered or not, its unit's phase.
+TEST_CASE("barrier in the router network: a barrier beyond the cycle limit reports every node's phase", "[barrier_int]") {
+  auto net = make_net("Vnet_bar_4x4_adbr", 2);
+  BarrierPlan plan;
+  plan.kinds = {BarrierKind::full};
+  plan.start = 10;
+  plan.max_cycles = 20;  // the full barrier takes 25 cycles
+  NetBarrier b(*net, traffic(0, 1), plan);
+  REQUIRE_THROWS_WITH(b.run(), Catch::Contains("node 0 has left 0 of 1 barriers by cycle 20") &&
+                                   Catch::Contains("node 15: left 0 barriers, in its unit: phase 4"));
+}
