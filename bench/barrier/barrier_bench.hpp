@@ -69,7 +69,7 @@ struct TreePoint {
   unsigned nodes = 0;
   double latency_cycles = 0, latency_ns = 0, msgs = 0, bits = 0;
   double tree_cycles = 0;  // the tree's own part: the last SSM's up message to the last down one
-  unsigned levels = 0, links = 0;
+  unsigned levels = 0;
 };
 bool tree_barrier_available(std::string* why);
 TreePoint run_tree_barrier(unsigned nodes, unsigned barriers);

@@ -22,7 +22,6 @@ TreePoint run_tree_barrier(unsigned nodes, unsigned barriers) {
   t.msgs = m.link_messages;
   t.bits = m.link_bits;
   t.levels = m.tree_levels;
-  t.links = m.links;
   if (!detail.tree_cycles.empty())
     t.tree_cycles = static_cast<double>(std::accumulate(detail.tree_cycles.begin(), detail.tree_cycles.end(), uint64_t{0})) /
                     static_cast<double>(detail.tree_cycles.size());

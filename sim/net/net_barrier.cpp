@@ -102,7 +102,6 @@ void NetBarrier::call(unsigned n, BarrierKind kind) {
   nd.point = net_.engine().src_created(n);
   BarrierRecord& r = record(nd.done);
   r.kind = kind;
-  r.first_call = std::min(r.first_call, c);
   r.last_call = std::max(r.last_call, c);
   if (a2a_) {
     check_.enter(n, c, kind);
@@ -143,7 +142,6 @@ void NetBarrier::left(unsigned n) {
   const uint64_t from = a2a_ ? nd.call : nd.enter;
   r.min_enter_leave = std::min(r.min_enter_leave, c - from);
   r.max_enter_leave = std::max(r.max_enter_leave, c - from);
-  r.sum_call_leave += c - nd.call;
   ++r.left;
   nd.called = nd.entered = false;
   ++nd.done;
@@ -198,7 +196,6 @@ void NetBarrier::deliveries() {
     const Delivery& d = log[seen_];
     if (a2a_ && a2a_->delivered(key(d.tag.src, d.tag.seq), d.tag.dst)) {
       ++msgs_;
-      link_hops_ += d.hops;
       flit_hops_ += uint64_t{d.hops} * flits;
       continue;
     }
@@ -295,7 +292,6 @@ BarrierStats NetBarrier::finish() {
   s.cycles = now();
   s.data_packets = data_;
   s.msgs = msgs_;
-  s.link_hops = a2a_ ? link_hops_ : msgs_;
   s.flit_hops = a2a_ ? flit_hops_ : msgs_;
   for (const BarrierRecord& r : rec_)
     if (r.left == n_) s.barriers.push_back(r);

@@ -24,7 +24,7 @@
 //
 // Link traffic of the barrier itself: multiphase, one barrier message (the link sideband's bit) per
 // link direction and phase, counted from the phases every unit completed; all-to-all, its packets,
-// their link hops and flit hops, counted from their deliveries.
+// their flit hops, counted from their deliveries.
 #pragma once
 
 #include <cstdint>
@@ -68,9 +68,8 @@ struct BarrierPlan {
 // One barrier (the b-th of every node), cycles.
 struct BarrierRecord {
   BarrierKind kind = BarrierKind::half;
-  uint64_t first_call = UINT64_MAX, last_call = 0, last_leave = 0;
+  uint64_t last_call = 0, last_leave = 0;
   uint64_t min_enter_leave = UINT64_MAX, max_enter_leave = 0;  // per node: enter (multiphase: the handshake) to leave
-  uint64_t sum_call_leave = 0;                                 // per node: call to leave, summed
   unsigned left = 0;                                           // nodes that left it
   uint64_t time() const { return last_leave - last_call; }     // the last call to the last leave
 };
@@ -80,7 +79,7 @@ struct BarrierStats {
   std::vector<BarrierRecord> barriers;  // completed by every node
   uint64_t cycles = 0;                  // cycles run (the final drain included)
   uint64_t data_packets = 0;            // packets checked (every packet but the all-to-all's own)
-  uint64_t msgs = 0, link_hops = 0, flit_hops = 0;  // the barriers' own link traffic (file comment)
+  uint64_t msgs = 0, flit_hops = 0;     // the barriers' own link traffic (file comment)
   std::string violations;               // BarrierCheck's report; empty: every guarantee held
   double mean_time(BarrierKind kind) const;  // over the barriers of this kind (0: none)
   uint64_t max_time(BarrierKind kind) const;
@@ -145,7 +144,7 @@ class NetBarrier {
   std::vector<BarrierRecord> rec_;
   std::mt19937_64 rng_;
   size_t seen_ = 0;
-  uint64_t data_ = 0, msgs_ = 0, link_hops_ = 0, flit_hops_ = 0;
+  uint64_t data_ = 0, msgs_ = 0, flit_hops_ = 0;
 };
 
 }  // namespace hpcnet::sim
