@@ -1,7 +1,8 @@
 # hpcnet_unit_test(<target> PREFIX <ctest prefix> SOURCES <files...> [LIBS <libs...>]
 #                  [INCLUDES <dirs...>] [DEFINES <defs...>])
 # One Catch2 test program: warnings on (C++ sources), the shared test helpers (tb/include) on the
-# include path, Catch2's main linked, every TEST_CASE registered with CTest as <prefix><name>.
+# include path, Catch2's main linked, every TEST_CASE registered with CTest as <prefix><name> (the
+# cases tagged [long] with the CTest label `long`: `make test-long` runs them, `make test` not).
 # The one way a test program is added (tb/*/CMakeLists.txt); Verilated models are added with
 # hpcnet_model() (rtl/models.cmake).
 function(hpcnet_unit_test target)
@@ -17,5 +18,8 @@ function(hpcnet_unit_test target)
   if(T_DEFINES)
     target_compile_definitions(${target} PRIVATE ${T_DEFINES})
   endif()
-  catch_discover_tests(${target} TEST_PREFIX "${T_PREFIX}")
+  # two tiers (docs/testing.md): test cases tagged [long] get the CTest label `long` and run under
+  # `make test-long` only; the others under `make test`
+  catch_discover_tests(${target} TEST_PREFIX "${T_PREFIX}" TEST_SPEC "~[long]")
+  catch_discover_tests(${target} TEST_PREFIX "${T_PREFIX}" TEST_SPEC "[long]" PROPERTIES LABELS long)
 endfunction()

@@ -1,5 +1,6 @@
 // bench/gsn/gsn_bench.cpp: `hpcnet bench-gsn`: inter-node barrier and reduce latency against node
 // count over the global sync network.
+#include <algorithm>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -118,6 +119,11 @@ void add_gsn_commands(Registry& reg) {
     return [st, &c] {
       quick_default(c, st->f, "--nodes", st->g.nodes, {1, 2, 4});
       quick_default(c, st->f, "--rounds", st->g.rounds, 3u);
+      const std::vector<unsigned> built = gsn_node_counts();
+      for (unsigned n : st->g.nodes)  // the default's 64 where the benchmark models are not built
+        if (std::find(built.begin(), built.end(), n) == built.end())
+          throw UsageError("--nodes", fmt::format("no tree of {} nodes is built (built: {}){}", n, gsn_node_counts_text(),
+                                                  sim::kBenchModelsHint));
       st->g.progress = !st->f.quiet;
       const GsnReport r = gsn_bench(st->g);
       print_results(r.table, st->f.csv, "gsn");

@@ -3,7 +3,8 @@
 # measured on the 2-core CI machines: route/allocator models 3, single routers 7-13, 2x2 and 4x4
 # meshes 10-14, 3x3x3 18-22, 8x8 20-23, 16x16 15 (ports traced only), 4x4x4 28, split meshes
 # (_t2: 4x4 11, 8x8 13, 16x16 23); about 380 s for this list, plus Verilator at configure time.
-# List only what a test or the `hpcnet net` benchmark uses. The buffer depth is a run-time input
+# List only what a test or the `hpcnet net` benchmark uses; a model only the benchmarks use is
+# BENCH (rtl/models.cmake): the tests run those shapes on networks joined from blocks. The buffer depth is a run-time input
 # (buf_pkts_i, up to the BufPkts a model is built with), so one model serves every depth up to
 # its BufPkts.
 hpcnet_sources(RTR_RTL ${HPCNET_RTL}/router/sources.f)
@@ -42,13 +43,18 @@ endforeach()
 # are traced element by element (per-router state of meshes up to 64 routers; none for 16x16,
 # whose trace code would double its compile time).
 function(rtr_mesh_model name k0 k1 k2 mode buf)
-  rtr_net_model(mesh_${name} ${k0} ${k1} ${k2} ${mode} ${buf} 0)
+  rtr_net_model(mesh_${name} ${k0} ${k1} ${k2} ${mode} ${buf} 0 ${ARGN})
 endfunction()
 function(rtr_torus_model name k0 k1 k2 buf)
-  rtr_net_model(torus_${name} ${k0} ${k1} ${k2} 1 ${buf} 1)
+  rtr_net_model(torus_${name} ${k0} ${k1} ${k2} 1 ${buf} 1 ${ARGN})
 endfunction()
-# rtr_net_model(<name> K0 K1 K2 mode buf torus [more -G arguments]): Vnet_<name>, a net_mesh.
+# rtr_net_model(<name> K0 K1 K2 mode buf torus [BENCH] [more -G arguments]): Vnet_<name>, a net_mesh.
 function(rtr_net_model name k0 k1 k2 mode buf torus)
+  cmake_parse_arguments(R "BENCH" "" "" ${ARGN})
+  set(role "")
+  if(R_BENCH)
+    set(role BENCH)
+  endif()
   if(k2 GREATER 1)
     set(dims 3)
   else()
@@ -63,12 +69,13 @@ function(rtr_net_model name k0 k1 k2 mode buf torus)
   hpcnet_model(PREFIX Vnet_${name} TOP net_mesh
                SOURCES ${NET_RTL}
                ARGS --unroll-count 8 --trace-max-array ${tma} -GDims=${dims} -GK0=${k0} -GK1=${k1}
-                    -GK2=${k2} -GMode=${mode} -GBufPkts=${buf} -GTorus=${torus} ${ARGN})
+                    -GK2=${k2} -GMode=${mode} -GBufPkts=${buf} -GTorus=${torus} ${R_UNPARSED_ARGUMENTS}
+               ${role})
 endfunction()
 # A mesh split for threads (NetSim, docs/net_sim.md): Vnet_mesh_<K0>x<K1>_<mode>[_b<BufPkts>]_t<T>
 # is T blocks of K0 x K1/T routers (rtr_router with its boundary ports external, Ext), stacked
 # along Y and joined by NetSim, which evaluates them in parallel. 2-D only; T divides K1.
-function(rtr_split_model name k0 k1 mode buf threads)
+function(rtr_split_model name k0 k1 mode buf threads)  # [BENCH]
   math(EXPR kb "${k1} / ${threads}")
   math(EXPR whole "${kb} * ${threads}")
   if(NOT whole EQUAL k1)
@@ -77,34 +84,33 @@ function(rtr_split_model name k0 k1 mode buf threads)
   hpcnet_model(PREFIX Vnet_mesh_${name}_t${threads} TOP rtr_router SOURCES ${RTR_RTL}
                ARGS --unroll-count 8 --trace-max-array 256 -GDims=2 -GK0=${k0} -GK1=${kb} -GK2=1
                     -GMode=${mode} -GBufPkts=${buf} -GExt=1\'b1
-               META Threads=${threads})
+               META Threads=${threads} ${ARGN})
 endfunction()
-# Network tests (tb/net): all-to-all on 2x2, 4x4, 3x3x3 in every mode (run at depth 2, 3 for
-# 3-D ADBR; BufPkts 3 so that a depth below the build maximum is exercised too); saturated
-# traffic on 8x8 and 4x4x4 ADBR at the DBFC minimum (2 and 3).
+# Network tests (tb/net): net_mesh in 2-D and 3-D in every mode, 4x4 and 3x3x3 (all-to-all at
+# depth 2, 3 for 3-D ADBR; BufPkts 3 so that a depth below the build maximum is exercised too).
+# Other shapes (2x2, the saturated 8x8 and 4x4x4) run on networks joined from blocks in the tests.
 foreach(mv "adbr;0" "dorvct;1" "dorwh;2")
   list(GET mv 0 mn)
   list(GET mv 1 m)
-  rtr_mesh_model(2x2_${mn} 2 2 1 ${m} 3)
   rtr_mesh_model(4x4_${mn} 4 4 1 ${m} 3)
   rtr_mesh_model(3x3x3_${mn} 3 3 3 ${m} 3)
 endforeach()
-rtr_mesh_model(4x4x4_adbr 4 4 4 0 3)
+rtr_mesh_model(4x4x4_adbr 4 4 4 0 3 BENCH)
 # Benchmark (`hpcnet net`, bench/net_bench.cpp): 8x8 in every mode, the buffer sweep (2, 3, 4, 6
 # packets) in ADBR and DOR-VCT, the simulation speed of 8x8 and 16x16 ADBR at depth 2.
-rtr_mesh_model(8x8_adbr 8 8 1 0 6)
+rtr_mesh_model(8x8_adbr 8 8 1 0 6 BENCH)
 # 8x8 ADBR built for 2-packet buffers only (the saturated tests and the speed figures at the
 # default depth): the same router, with loops over 2 slots instead of 6, about 8% faster at load
 # 0.1 and 25% faster at saturation. make_net(shape, mode, depth) picks the smallest model that
 # runs the depth.
-rtr_mesh_model(8x8_adbr_b2 8 8 1 0 2)
-rtr_mesh_model(8x8_dorvct 8 8 1 1 6)
-rtr_mesh_model(8x8_dorwh 8 8 1 2 2)
-rtr_mesh_model(16x16_adbr 16 16 1 0 2)
+rtr_mesh_model(8x8_adbr_b2 8 8 1 0 2 BENCH)
+rtr_mesh_model(8x8_dorvct 8 8 1 1 6 BENCH)
+rtr_mesh_model(8x8_dorwh 8 8 1 2 2 BENCH)
+rtr_mesh_model(16x16_adbr 16 16 1 0 2 BENCH)
 # the same 8x8 and 16x16 split for 2 threads (the speed scenario); 4x4 in every mode split for 2
 # (tb/net: cycle for cycle the same as the whole mesh)
-rtr_split_model(8x8_adbr_b2 8 8 0 2 2)
-rtr_split_model(16x16_adbr 16 16 0 2 2)
+rtr_split_model(8x8_adbr_b2 8 8 0 2 2 BENCH)
+rtr_split_model(16x16_adbr 16 16 0 2 2 BENCH)
 foreach(mv "adbr;0" "dorvct;1" "dorwh;2")
   list(GET mv 0 mn)
   list(GET mv 1 m)
@@ -117,8 +123,8 @@ endforeach()
 rtr_torus_model(4x4_dorvct 4 4 1 3)
 rtr_torus_model(2x4_dorvct 2 4 1 2)
 rtr_torus_model(3x3x3_dorvct 3 3 3 3)
-rtr_torus_model(8x8_dorvct 8 8 1 6)
-rtr_torus_model(4x4x4_dorvct 4 4 4 2)
+rtr_torus_model(8x8_dorvct 8 8 1 6 BENCH)
+rtr_torus_model(4x4x4_dorvct 4 4 4 2 BENCH)
 # The 8x8 torus without the bubble rule (Bubble = 0): it deadlocks under saturated uniform traffic;
 # tb/net shows that the watchdog catches it (the rule is needed, and the stress test can fail). Not
 # a Vnet_ model: NetSim's table of networks (sim/net/CMakeLists.txt) never offers it.
@@ -132,7 +138,7 @@ hpcnet_model(PREFIX Vrtr_torus_8x8_nobubble TOP net_mesh SOURCES ${NET_RTL}
 # sizes of the barrier benchmark (`hpcnet net-barrier`): 2x2, 8x8, 16x16 (ports traced only) and
 # 8x8x8 ADBR at the DBFC minimum.
 function(rtr_bar_model name k0 k1 k2 mode buf torus)
-  rtr_net_model(bar_${name} ${k0} ${k1} ${k2} ${mode} ${buf} ${torus} -GBarrier=1 ${ARGN})
+  rtr_net_model(bar_${name} ${k0} ${k1} ${k2} ${mode} ${buf} ${torus} ${ARGN} -GBarrier=1)
 endfunction()
 foreach(mv "adbr;0;0" "dorvct;1;0" "dorwh;2;0" "torus_dorvct;1;1")
   list(GET mv 0 mn)
@@ -142,10 +148,10 @@ foreach(mv "adbr;0;0" "dorvct;1;0" "dorwh;2;0" "torus_dorvct;1;1")
 endforeach()
 rtr_bar_model(4x4x4_adbr 4 4 4 0 3 0)
 rtr_bar_model(3x3x3_torus_dorvct 3 3 3 1 3 1)
-rtr_bar_model(2x2_adbr 2 2 1 0 2 0)
-rtr_bar_model(8x8_adbr 8 8 1 0 2 0)
-rtr_bar_model(16x16_adbr 16 16 1 0 2 0)
-rtr_bar_model(8x8x8_adbr 8 8 8 0 3 0)
+rtr_bar_model(2x2_adbr 2 2 1 0 2 0 BENCH)
+rtr_bar_model(8x8_adbr 8 8 1 0 2 0 BENCH)
+rtr_bar_model(16x16_adbr 16 16 1 0 2 0 BENCH)
+rtr_bar_model(8x8x8_adbr 8 8 8 0 3 0 BENCH)
 # Blocks for meshes and tori of any size (NetJoined, sim/net/net_joined.hpp, docs/net_sim.md):
 # Vnet_blk_<B0>x<B1>[x<B2>]_<mode>[_torus] is one rtr_router block with every boundary port
 # external (Ext = 1); NetJoined tiles a mesh of any size with copies of it (the last block of a

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Build-time launcher (scripts/buildtime/report.py sets it up; docs/build_time.md).
+"""Build-time launcher (scripts/buildtime/report.py sets it up; docs/testing.md).
 
     launch.py LOG KIND TARGET OUTPUT -- command...
 
@@ -15,7 +15,8 @@ import time
 
 def main() -> int:
     sep = sys.argv.index("--")
-    log, kind, target, output = sys.argv[1:sep]
+    # a placeholder CMake leaves empty (the <OUTPUT> of a post-build step) is no argument at all
+    log, kind, target, output = (sys.argv[1:sep] + ["", ""])[:4]
     cmd = sys.argv[sep + 1:]
     t0 = time.monotonic()
     pid = os.fork()

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Where a fresh build and test run spend their time (docs/build_time.md).
+"""Where a fresh build and test run spend their time (docs/testing.md).
 
     scripts/buildtime/report.py [--build DIR] [--jobs N] [--tier test|long|all] ...
 

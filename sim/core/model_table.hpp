@@ -11,6 +11,16 @@
 
 namespace hpcnet::sim {
 
+// Whether this build tree has the benchmark-only models (rtl/models.cmake, BENCH: the whole 8x8
+// and larger meshes, the large barrier meshes, the 64-node tree), and the sentence a refusal for
+// one of them ends with.
+#ifndef HPCNET_BENCH_MODELS
+#define HPCNET_BENCH_MODELS 0
+#endif
+inline constexpr bool kBenchModelsBuilt = HPCNET_BENCH_MODELS != 0;
+inline constexpr const char* kBenchModelsHint =
+    HPCNET_BENCH_MODELS ? "" : "; the benchmark models are not built in this tree: `make bench` builds them";
+
 template <class Make>
 struct ModelEntry {
   const char* name;  // Verilator prefix, e.g. "Vssm_top_1core"

@@ -3,7 +3,9 @@
 #include "Vgsn_tree_16.h"
 #include "Vgsn_tree_2.h"
 #include "Vgsn_tree_4.h"
+#if HPCNET_BENCH_MODELS  // a benchmark model (rtl/gsn/models.cmake): make test-long
 #include "Vgsn_tree_64.h"
+#endif
 #include "Vgsn_tree_r2_n4_dup.h"
 #include "Vgsn_tree_r2_n8_s1.h"
 #include "Vgsn_tree_r3_n7.h"
@@ -15,7 +17,9 @@ namespace gsnt {
 GSN_CFG(Vgsn_tree_2, 2, 4, 4);
 GSN_CFG(Vgsn_tree_4, 4, 4, 4);
 GSN_CFG(Vgsn_tree_16, 16, 4, 4);
+#if HPCNET_BENCH_MODELS
 GSN_CFG(Vgsn_tree_64, 64, 4, 4);
+#endif
 GSN_CFG(Vgsn_tree_r4_n1, 1, 4, 4);
 GSN_CFG(Vgsn_tree_r4_n5, 5, 4, 4);
 GSN_CFG(Vgsn_tree_r2_n8_s1, 8, 2, 1);

@@ -49,14 +49,16 @@ void random_suite(const char* name) {
 
 }  // namespace
 
-#define GSN_RANDOM_TEST(V) \
-  TEST_CASE("gsn: random " #V, "[gsn][random]") { random_suite<V>(#V); }
+#define GSN_RANDOM_TEST(V, tags) \
+  TEST_CASE("gsn: random " #V, "[gsn][random]" tags) { random_suite<V>(#V); }
 
-GSN_RANDOM_TEST(Vgsn_tree_2)
-GSN_RANDOM_TEST(Vgsn_tree_4)
-GSN_RANDOM_TEST(Vgsn_tree_16)
-GSN_RANDOM_TEST(Vgsn_tree_64)
-GSN_RANDOM_TEST(Vgsn_tree_r4_n1)
-GSN_RANDOM_TEST(Vgsn_tree_r4_n5)
-GSN_RANDOM_TEST(Vgsn_tree_r2_n8_s1)
-GSN_RANDOM_TEST(Vgsn_tree_r3_n7)
+GSN_RANDOM_TEST(Vgsn_tree_2, "")
+GSN_RANDOM_TEST(Vgsn_tree_4, "")
+GSN_RANDOM_TEST(Vgsn_tree_16, "")
+#if HPCNET_BENCH_MODELS  // a benchmark model (rtl/gsn/models.cmake): make test-long
+GSN_RANDOM_TEST(Vgsn_tree_64, "[long]")
+#endif
+GSN_RANDOM_TEST(Vgsn_tree_r4_n1, "")
+GSN_RANDOM_TEST(Vgsn_tree_r4_n5, "")
+GSN_RANDOM_TEST(Vgsn_tree_r2_n8_s1, "")
+GSN_RANDOM_TEST(Vgsn_tree_r3_n7, "")

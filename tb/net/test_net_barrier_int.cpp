@@ -18,6 +18,7 @@
 
 #include <fmt/format.h>
 
+#include "hpcnet/tb/bench_models.hpp"
 #include "sim/net/net_barrier.hpp"
 #include "sim/net/net_sim.hpp"
 #include "hpcnet/tb/seed.hpp"
@@ -78,9 +79,10 @@ void report(const NetSpec& s, const char* what, const BarrierStats& st) {
 // leave is 2K + 1 (half) or 4K + 1 (full) cycles, the cost model's K(lat_hop + lat_inc) + lat_inj +
 // lat_ej with lat_hop + lat_inc = 2, lat_inj = 1, lat_ej = 0 (docs/barrier.md); one barrier message
 // per directed link and phase. Every barrier network built, back to back.
-TEST_CASE("barrier in the router network: idle barriers take 2K + 1 and 4K + 1 cycles", "[barrier_int]") {
+namespace {
+void idle_barriers(size_t min_models) {
   const auto models = barrier_models();
-  REQUIRE(models.size() >= 10);
+  REQUIRE(models.size() >= min_models);
   for (const NetModelInfo* m : models) {
     auto net = m->make(m->spec, TraceWindow::off());
     BarrierPlan plan;
@@ -106,6 +108,18 @@ TEST_CASE("barrier in the router network: idle barriers take 2K + 1 and 4K + 1 c
                 static_cast<unsigned long long>(2 * k + 1), static_cast<unsigned long long>(4 * k + 1),
                 static_cast<unsigned long long>(k), static_cast<unsigned long long>(k * directed_links(m->spec.shape)));
   }
+}
+}  // namespace
+
+// the test build's barrier networks (4x4 in every mode and the torus, 4x4x4, the 3x3x3 torus)
+TEST_CASE("barrier in the router network: idle barriers take 2K + 1 and 4K + 1 cycles", "[barrier_int]") {
+  idle_barriers(6);
+}
+
+// and the benchmark's too (2x2, 8x8, 16x16, 8x8x8)
+TEST_CASE("barrier in the router network: idle barriers take 2K + 1 and 4K + 1 cycles on every size", "[barrier_int][long]") {
+  HPCNET_REQUIRE_BENCH_MODELS();
+  idle_barriers(10);
 }
 
 namespace {

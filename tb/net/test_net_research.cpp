@@ -14,6 +14,7 @@
 #include "sim/net/net_linkstats.hpp"
 #include "sim/net/net_sim.hpp"
 #include "sim/net/net_trace.hpp"
+#include "hpcnet/tb/bench_models.hpp"
 #include "same_run.hpp"
 
 using namespace hpcnet::sim;
@@ -93,21 +94,31 @@ uint64_t flit_hops(const NetEngine& e, unsigned pf) {
 
 }  // namespace
 
-TEST_CASE("joined: 8x8 from 4x4 blocks is the whole mesh cycle for cycle in every mode", "[net][joined]") {
+// Two tiers (docs/testing.md). `make test`: every joined configuration against a whole model of the
+// test build (4x4 in every mode, 3x3x3 ADBR from 2x2x2 blocks, the 4x4, 2x4 and 3x3x3 tori from
+// single routers). `make test-long` adds the shapes whose whole models only the benchmarks build
+// (8x8, 2x2, 4x4x4, the 8x8 and 4x4x4 tori).
+TEST_CASE("joined: 8x8 from 4x4 blocks is the whole mesh cycle for cycle in every mode", "[net][joined][long]") {
+  HPCNET_REQUIRE_BENCH_MODELS();
   for (NetMode m : {NetMode::adbr, NetMode::dor_vct, NetMode::dor_wh})
     for (Pattern p : {Pattern::uniform, Pattern::transpose}) same_as_whole(MeshShape(8, 8), m, p, 0.3);
 }
 
 TEST_CASE("joined: with the starvation backstop holding often (T = 20) the blocks hold as the whole mesh", "[net][joined]") {
+  same_as_whole(MeshShape(3, 3, 3), NetMode::adbr, Pattern::bitcomp, 0.4, 1, 20);
+  same_as_whole(MeshShape(4, 4).as_torus(), NetMode::dor_vct, Pattern::uniform, 1.0, 1, 20);
+  same_as_whole(MeshShape(3, 3, 3).as_torus(), NetMode::dor_vct, Pattern::uniform, 1.0, 1, 20);
+}
+
+TEST_CASE("joined: with the starvation backstop holding often (T = 20) the blocks hold as the whole 8x8 mesh", "[net][joined][long]") {
+  HPCNET_REQUIRE_BENCH_MODELS();
   for (NetMode m : {NetMode::adbr, NetMode::dor_vct, NetMode::dor_wh}) same_as_whole(MeshShape(8, 8), m, Pattern::bitcomp, 0.4, 1, 20);
   same_as_whole(MeshShape(8, 8), NetMode::adbr, Pattern::bitcomp, 0.4, 2, 20);
   same_as_whole(MeshShape(8, 8).as_torus(), NetMode::dor_vct, Pattern::bitcomp, 0.6, 1, 20);
 }
 
 TEST_CASE("joined: on 2 threads (groups of block rows with their own engine shards) as on one", "[net][joined][threads]") {
-  for (NetMode m : {NetMode::adbr, NetMode::dor_vct, NetMode::dor_wh}) same_as_whole(MeshShape(8, 8), m, Pattern::transpose, 0.3, 2);
-  same_as_whole(MeshShape(4, 4, 4), NetMode::adbr, Pattern::uniform, 0.25, 2);
-  same_as_whole(MeshShape(8, 8).as_torus(), NetMode::dor_vct, Pattern::uniform, 0.3, 2);
+  same_as_whole(MeshShape(4, 4).as_torus(), NetMode::dor_vct, Pattern::uniform, 0.3, 2);
   // 5x8: blocks used in part along X; the two groups of 4 rows
   auto a = make_net(MeshShape(5, 8), NetMode::adbr), b = make_net(MeshShape(5, 8), NetMode::adbr, 0, 2);
   CHECK(b->spec().label() == "5x8 adbr b2 t2 joined");
@@ -118,8 +129,19 @@ TEST_CASE("joined: on 2 threads (groups of block rows with their own engine shar
   CHECK(deliveries(a->engine()) == deliveries(b->engine()));
 }
 
-TEST_CASE("joined: 4x4 (one block with no link joined) and 4x4x4 (8 blocks) are the whole mesh", "[net][joined]") {
+TEST_CASE("joined: on 2 threads as the whole 8x8 and 4x4x4 meshes and the 8x8 torus", "[net][joined][threads][long]") {
+  HPCNET_REQUIRE_BENCH_MODELS();
+  for (NetMode m : {NetMode::adbr, NetMode::dor_vct, NetMode::dor_wh}) same_as_whole(MeshShape(8, 8), m, Pattern::transpose, 0.3, 2);
+  same_as_whole(MeshShape(4, 4, 4), NetMode::adbr, Pattern::uniform, 0.25, 2);
+  same_as_whole(MeshShape(8, 8).as_torus(), NetMode::dor_vct, Pattern::uniform, 0.3, 2);
+}
+
+TEST_CASE("joined: 4x4 (one block with no link joined) is the whole mesh", "[net][joined]") {
   for (NetMode m : {NetMode::adbr, NetMode::dor_vct, NetMode::dor_wh}) same_as_whole(MeshShape(4, 4), m, Pattern::transpose, 0.35);
+}
+
+TEST_CASE("joined: 4x4x4 (8 blocks) is the whole mesh", "[net][joined][long]") {
+  HPCNET_REQUIRE_BENCH_MODELS();
   same_as_whole(MeshShape(4, 4, 4), NetMode::adbr, Pattern::uniform, 0.25);
 }
 
@@ -135,18 +157,26 @@ TEST_CASE("joined: the watchdog's dump names the routers of every block by their
   CHECK_THAT(d, !Contains("router 35 "));
 }
 
-TEST_CASE("joined: blocks used in part (2x2 in a 4x4 block and 3x3x3 from 2x2x2 blocks) are the whole mesh", "[net][joined]") {
-  for (NetMode m : {NetMode::adbr, NetMode::dor_vct, NetMode::dor_wh}) same_as_whole(MeshShape(2, 2), m, Pattern::uniform, 0.4);
+TEST_CASE("joined: blocks used in part (3x3x3 from 2x2x2 blocks) are the whole mesh", "[net][joined]") {
   same_as_whole(MeshShape(3, 3, 3), NetMode::adbr, Pattern::uniform, 0.3);
   same_as_whole(MeshShape(3, 3, 3), NetMode::adbr, Pattern::bitcomp, 0.2);
 }
 
-TEST_CASE("joined: tori of single routers (8x8 4x4 2x4 3x3x3 4x4x4) are the whole torus cycle for cycle", "[net][joined][torus]") {
-  same_as_whole(MeshShape(8, 8).as_torus(), NetMode::dor_vct, Pattern::uniform, 0.3);
-  same_as_whole(MeshShape(8, 8).as_torus(), NetMode::dor_vct, Pattern::transpose, 0.2);
+TEST_CASE("joined: blocks used in part (2x2 in a 4x4 block) are the whole mesh", "[net][joined][long]") {
+  HPCNET_REQUIRE_BENCH_MODELS();
+  for (NetMode m : {NetMode::adbr, NetMode::dor_vct, NetMode::dor_wh}) same_as_whole(MeshShape(2, 2), m, Pattern::uniform, 0.4);
+}
+
+TEST_CASE("joined: tori of single routers (4x4 2x4 3x3x3) are the whole torus cycle for cycle", "[net][joined][torus]") {
   same_as_whole(MeshShape(4, 4).as_torus(), NetMode::dor_vct, Pattern::uniform, 0.4);
   same_as_whole(MeshShape(2, 4).as_torus(), NetMode::dor_vct, Pattern::uniform, 0.4);
   same_as_whole(MeshShape(3, 3, 3).as_torus(), NetMode::dor_vct, Pattern::uniform, 0.3);
+}
+
+TEST_CASE("joined: tori of single routers (8x8 4x4x4) are the whole torus cycle for cycle", "[net][joined][torus][long]") {
+  HPCNET_REQUIRE_BENCH_MODELS();
+  same_as_whole(MeshShape(8, 8).as_torus(), NetMode::dor_vct, Pattern::uniform, 0.3);
+  same_as_whole(MeshShape(8, 8).as_torus(), NetMode::dor_vct, Pattern::transpose, 0.2);
   same_as_whole(MeshShape(4, 4, 4).as_torus(), NetMode::dor_vct, Pattern::bitcomp, 0.3);
 }
 

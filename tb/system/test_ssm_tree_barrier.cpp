@@ -22,6 +22,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "hpcnet/tb/bench_models.hpp"
 #include "barrier/ssm_tree.hpp"
 
 using hpcnet::bench::measure_ssm_tree_barrier;
@@ -100,7 +101,9 @@ TEST_CASE("ssm tree barrier: 16 nodes against the tree's links and levels", "[sy
   CHECK(m.r.link_messages == Approx(40));
 }
 
-TEST_CASE("ssm tree barrier: 64 nodes against the tree's links and levels", "[system][gsn][barrier]") {
+// 64 nodes: the 64-node tree is a benchmark model (rtl/gsn/models.cmake): `make test-long`
+TEST_CASE("ssm tree barrier: 64 nodes against the tree's links and levels", "[system][gsn][barrier][long]") {
+  HPCNET_REQUIRE_BENCH_MODELS();
   const Measured m = measure(64, 3);
   check_against_tree(m, 64, 3);
   CHECK(m.r.tree_levels == 3);
@@ -108,7 +111,18 @@ TEST_CASE("ssm tree barrier: 64 nodes against the tree's links and levels", "[sy
   CHECK(m.r.link_messages == Approx(168));
 }
 
-TEST_CASE("ssm tree barrier: latency grows with the tree's levels", "[system][gsn][barrier]") {
+TEST_CASE("ssm tree barrier: latency grows from one tree level to two", "[system][gsn][barrier]") {
+  const Measured one = measure(4, 5), two = measure(16, 5);
+  check_against_tree(one, 4, 5);
+  REQUIRE(one.r.tree_levels == 1);
+  REQUIRE(two.r.tree_levels == 2);
+  CHECK(two.d.tree_cycles[0] == one.d.tree_cycles[0] + 3);
+  CHECK(two.r.latency_cycles >= one.r.latency_cycles);
+  CHECK(one.r.latency_cycles > double(one.d.tree_cycles[0]));
+}
+
+TEST_CASE("ssm tree barrier: latency grows with the tree's levels", "[system][gsn][barrier][long]") {
+  HPCNET_REQUIRE_BENCH_MODELS();
   const Measured one = measure(4, 5), two = measure(16, 5), three = measure(64, 3);
   check_against_tree(one, 4, 5);  // (16 and 64: their own test cases)
   REQUIRE(one.r.tree_levels == 1);
