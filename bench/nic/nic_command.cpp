@@ -73,7 +73,7 @@ using namespace nicb;
 const std::vector<std::string> kScenarios = {"latency", "bandwidth", "read", "vps", "speed"};
 
 // Which scenarios each option applies to (the others apply to all).
-const std::map<std::string, std::set<std::string>>& rules() {
+const std::map<std::string, std::set<std::string>>& scenario_rules() {
   static const std::map<std::string, std::set<std::string>> r = {
       {"--sizes", {"latency"}},
       {"--paths", {"latency"}},
@@ -116,7 +116,7 @@ int NicCommand::run() {
   o.scenarios.clear();
   for (const std::string& s : kScenarios)
     if (want.count(s)) o.scenarios.push_back(s);
-  for (const auto& [opt, where] : rules()) {
+  for (const auto& [opt, where] : scenario_rules()) {
     if (!app->count(opt)) continue;
     bool applies = false;
     for (const std::string& s : o.scenarios) applies = applies || where.count(s);
