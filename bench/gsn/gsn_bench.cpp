@@ -123,7 +123,7 @@ void add_gsn_commands(Registry& reg) {
       for (unsigned n : st->g.nodes)  // the default's 64 where the benchmark models are not built
         if (std::find(built.begin(), built.end(), n) == built.end())
           throw UsageError("--nodes", fmt::format("no tree of {} nodes is built (built: {}){}", n, gsn_node_counts_text(),
-                                                  sim::kBenchModelsHint));
+                                                  sim::bench_models_hint()));
       st->g.progress = !st->f.quiet;
       const GsnReport r = gsn_bench(st->g);
       print_results(r.table, st->f.csv, "gsn");

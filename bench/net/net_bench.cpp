@@ -40,7 +40,7 @@ Bench::Bench(const NetBenchOptions& o) : o_(o), shape_(MeshShape::parse(o.mesh))
 int Bench::run() {
   const auto t0 = std::chrono::steady_clock::now();
   for (const std::string& n : o_.notes) fmt::print("note: {}\n", n);
-  if (!kBenchModelsBuilt && !find_net(shape_, modes_.empty() ? NetMode::adbr : modes_.front()))
+  if (!bench_models_built() && !find_net(shape_, modes_.empty() ? NetMode::adbr : modes_.front()))
     fmt::print("note: no whole {} model is built in this tree (the benchmark models: `make bench` builds them): the "
                "networks below are joined from blocks, the same cycles at a lower simulation speed\n",
                shape_.name());

@@ -88,7 +88,8 @@ function(rtr_split_model name k0 k1 mode buf threads)  # [BENCH]
 endfunction()
 # Network tests (tb/net): net_mesh in 2-D and 3-D in every mode, 4x4 and 3x3x3 (all-to-all at
 # depth 2, 3 for 3-D ADBR; BufPkts 3 so that a depth below the build maximum is exercised too).
-# Other shapes (2x2, the saturated 8x8 and 4x4x4) run on networks joined from blocks in the tests.
+# Other shapes (2x2, the saturated 8x8 and 4x4x4) run on networks joined from blocks in the tests
+# of `make test`; their whole models below are benchmark models.
 foreach(mv "adbr;0" "dorvct;1" "dorwh;2")
   list(GET mv 0 mn)
   list(GET mv 1 m)
@@ -96,6 +97,13 @@ foreach(mv "adbr;0" "dorvct;1" "dorwh;2")
   rtr_mesh_model(3x3x3_${mn} 3 3 3 ${m} 3)
 endforeach()
 rtr_mesh_model(4x4x4_adbr 4 4 4 0 3 BENCH)
+# 2x2 in every mode: the whole mesh the long tier's `joined: blocks used in part (2x2 in a 4x4
+# block)` compares against (the test tier runs 2x2 joined)
+foreach(mv "adbr;0" "dorvct;1" "dorwh;2")
+  list(GET mv 0 mn)
+  list(GET mv 1 m)
+  rtr_mesh_model(2x2_${mn} 2 2 1 ${m} 3 BENCH)
+endforeach()
 # Benchmark (`hpcnet net`, bench/net_bench.cpp): 8x8 in every mode, the buffer sweep (2, 3, 4, 6
 # packets) in ADBR and DOR-VCT, the simulation speed of 8x8 and 16x16 ADBR at depth 2.
 rtr_mesh_model(8x8_adbr 8 8 1 0 6 BENCH)

@@ -13,13 +13,9 @@ namespace hpcnet::sim {
 
 // Whether this build tree has the benchmark-only models (rtl/models.cmake, BENCH: the whole 8x8
 // and larger meshes, the large barrier meshes, the 64-node tree), and the sentence a refusal for
-// one of them ends with.
-#ifndef HPCNET_BENCH_MODELS
-#define HPCNET_BENCH_MODELS 0
-#endif
-inline constexpr bool kBenchModelsBuilt = HPCNET_BENCH_MODELS != 0;
-inline constexpr const char* kBenchModelsHint =
-    HPCNET_BENCH_MODELS ? "" : "; the benchmark models are not built in this tree: `make bench` builds them";
+// one of them ends with ("" where they are built). Generated: bench_models_gen.cpp.
+bool bench_models_built();
+const char* bench_models_hint();
 
 template <class Make>
 struct ModelEntry {

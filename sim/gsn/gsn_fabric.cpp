@@ -14,7 +14,7 @@ std::unique_ptr<GsnNet> make_gsn_net(unsigned nodes, double clock_mhz, TraceWind
   const auto* m = find_model(gsn_models(), {{"Nodes", long(nodes)}});
   if (!m)
     throw std::invalid_argument(fmt::format("make_gsn_net: no network model for {} nodes (built: {}{})", nodes,
-                                            model_names(gsn_models()), kBenchModelsHint));
+                                            model_names(gsn_models()), bench_models_hint()));
   return m->make(nodes, clock_mhz, std::move(trace));
 }
 

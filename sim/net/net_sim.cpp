@@ -217,7 +217,7 @@ std::string barrier_net_list() {
   std::string s;
   for (const auto& m : net_models())
     if (m.spec.barrier) s += fmt::format("{}{} {} (buffers up to {})", s.empty() ? "" : ", ", m.spec.shape.name(), mode_name(m.spec.mode), m.spec.buf_max);
-  return (s.empty() ? std::string("none") : s) + kBenchModelsHint;
+  return (s.empty() ? std::string("none") : s) + bench_models_hint();
 }
 
 std::unique_ptr<NetSimBase> make_barrier_net(const MeshShape& shape, NetMode mode, unsigned buf_pkts, TraceWindow trace) {

@@ -31,7 +31,7 @@ namespace {
 using hpcnet::tb::get_bits;
 using hpcnet::tb::put_bits;
 
-struct Params {
+struct DmaArbParams {
   unsigned n, req_w, mtag_w, rsp_w;
   bool advance_on_stall;
   unsigned idx_w() const {
@@ -42,42 +42,42 @@ struct Params {
 };
 
 // A request beat: payload = {random bits, sequence number (seq_w bits), read flag (1)}.
-struct Beat {
+struct DmaBeat {
   std::uint64_t data = 0, tag = 0;
   bool last = true;
 };
-struct Rsp {
+struct DmaRsp {
   std::uint64_t tag = 0, data = 0;
 };
 
 template <class M>
-struct ArbTb {
-  Params p;
+struct DmaArbTb {
+  DmaArbParams p;
   hpcnet::sim::Harness<M> h{200.0, hpcnet::sim::trace_from_env()};  // RTL assertions throw
   M& m = h.dut();
   std::mt19937_64 rng;
   std::uint64_t req_mask, mtag_mask, rsp_mask, seq_mask;
 
   struct Master {
-    std::deque<Beat> beats;  // the current burst's beats not yet taken
+    std::deque<DmaBeat> beats;  // the current burst's beats not yet taken
     bool showing = false;    // beats.front() is offered (held until taken)
     std::uint32_t seq = 0;   // next sequence number to issue
     std::uint32_t seen = 0;  // next sequence number expected at the port
-    std::deque<Rsp> rsps;    // responses expected, any order
+    std::deque<DmaRsp> rsps;    // responses expected, any order
     unsigned waited = 0;     // grants to others while this master's request was shown
     unsigned src_pct = 50, rsp_pct = 50;
   };
   std::vector<Master> ms;
-  std::vector<Rsp> host_pending;  // reads taken, not yet answered
+  std::vector<DmaRsp> host_pending;  // reads taken, not yet answered
   bool host_showing = false;
-  Rsp host_rsp;
+  DmaRsp host_rsp;
   // Reference arbiter state.
   unsigned prio = 0, hold_idx = 0;
   bool stall = false, lock = false;
   unsigned taken = 0, answered = 0;
   int granted = -1;  // the master of this cycle's new grant, else -1
 
-  ArbTb(Params p_, std::uint64_t seed) : p(p_), rng(seed), ms(p_.n) {
+  DmaArbTb(DmaArbParams p_, std::uint64_t seed) : p(p_), rng(seed), ms(p_.n) {
     req_mask = p.req_w >= 64 ? ~0ull : (1ull << p.req_w) - 1;
     mtag_mask = (1ull << p.mtag_w) - 1;
     rsp_mask = p.rsp_w >= 64 ? ~0ull : (1ull << p.rsp_w) - 1;
@@ -96,7 +96,7 @@ struct ArbTb {
     unsigned n = read ? 1 : (rnd(3) == 0 ? 1 + rnd(4) : 1);
     std::uint64_t tag = rng() & mtag_mask;
     for (unsigned k = 0; k < n; ++k) {
-      Beat b;
+      DmaBeat b;
       b.data = ((rng() << 17) | ((x.seq++ & seq_mask) << 1) | (read ? 1 : 0)) & req_mask;
       b.tag = tag;
       b.last = k == n - 1;
@@ -110,7 +110,7 @@ struct ArbTb {
       Master& x = ms[i];
       if (x.beats.empty()) new_burst(i);
       if (!x.showing && rnd(100) < x.src_pct) x.showing = true;
-      const Beat& b = x.beats.front();
+      const DmaBeat& b = x.beats.front();
       put_bits(m.req_valid_i, i, 1, x.showing);
       // A master not showing a request drives garbage.
       put_bits(m.req_data_i, i * p.req_w, p.req_w, x.showing ? b.data : rng() & req_mask);
@@ -153,7 +153,7 @@ struct ArbTb {
     for (unsigned i = 0; i < p.n; ++i) REQUIRE(get_bits(m.req_ready_o, i, 1) == (i == idx && port_ready));
     bool fire = valid && port_ready;
     if (valid) {
-      const Beat& b = ms[idx].beats.front();
+      const DmaBeat& b = ms[idx].beats.front();
       REQUIRE(get_bits(m.req_data_o, 0, p.req_w) == b.data);
       REQUIRE(m.req_tag_o == ((b.tag << p.idx_w()) | idx));
       REQUIRE(bool(m.req_last_o) == b.last);
@@ -189,12 +189,12 @@ struct ArbTb {
     hold_idx = idx;
     if (fire) {  // the beat reaches the port: in order, once
       Master& x = ms[idx];
-      Beat b = x.beats.front();
+      DmaBeat b = x.beats.front();
       x.beats.pop_front();
       x.showing = false;
       REQUIRE(((b.data >> 1) & seq_mask) == (x.seen++ & seq_mask));
       if (b.data & 1) {  // a read: answered later with the port tag
-        Rsp r{(b.tag << p.idx_w()) | idx, rng() & rsp_mask};
+        DmaRsp r{(b.tag << p.idx_w()) | idx, rng() & rsp_mask};
         host_pending.push_back(r);
         x.rsps.push_back({b.tag, r.data});
       }
@@ -242,11 +242,11 @@ struct ArbTb {
 };
 
 template <class M>
-void random_traffic(Params p, const char* name) {
+void dma_random_traffic(DmaArbParams p, const char* name) {
   std::uint64_t base = hpcnet::tb::seed(name);
   for (std::uint64_t k = 0; k < 3; ++k) {  // three seeds a run: base, base + 1, base + 2
     INFO("seed " << base + k);
-    ArbTb<M> tb(p, base + k);
+    DmaArbTb<M> tb(p, base + k);
     tb.run(30000);
   }
 }
@@ -255,8 +255,8 @@ void random_traffic(Params p, const char* name) {
 // beat in its first cycle and takes it in the second: the pointer never moves and master 0 wins
 // every grant. With AdvanceOnStall = 1 the same traffic goes round.
 template <class M>
-void stall_first(Params p) {
-  ArbTb<M> tb(p, 7);
+void stall_first(DmaArbParams p) {
+  DmaArbTb<M> tb(p, 7);
   for (auto& x : tb.ms) x.src_pct = 100;
   std::vector<unsigned> grants(p.n);
   for (unsigned c = 0; c < 1200; ++c) {
@@ -275,19 +275,19 @@ void stall_first(Params p) {
 
 TEST_CASE("cmn_dma_arb N=3: requests once and in order with bursts whole and responses by tag",
           "[cmn_dma_arb]") {
-  random_traffic<Vcmn_dma_arb>({3, 40, 2, 32, true}, "cmn_dma_arb N=3");
+  dma_random_traffic<Vcmn_dma_arb>({3, 40, 2, 32, true}, "cmn_dma_arb N=3");
 }
 TEST_CASE("cmn_dma_arb N=3 AdvanceOnStall=0: the same under ssm_top's arbitration",
           "[cmn_dma_arb]") {
-  random_traffic<Vcmn_dma_arb_legacy>({3, 40, 2, 32, false}, "cmn_dma_arb N=3 legacy");
+  dma_random_traffic<Vcmn_dma_arb_legacy>({3, 40, 2, 32, false}, "cmn_dma_arb N=3 legacy");
 }
 TEST_CASE("cmn_dma_arb N=5: requests once and in order with bursts whole and responses by tag",
           "[cmn_dma_arb]") {
-  random_traffic<Vcmn_dma_arb_n5>({5, 20, 3, 16, true}, "cmn_dma_arb N=5");
+  dma_random_traffic<Vcmn_dma_arb_n5>({5, 20, 3, 16, true}, "cmn_dma_arb N=5");
 }
 TEST_CASE("cmn_dma_arb N=1: requests once and in order with bursts whole and responses by tag",
           "[cmn_dma_arb]") {
-  random_traffic<Vcmn_dma_arb_n1>({1, 8, 1, 8, true}, "cmn_dma_arb N=1");
+  dma_random_traffic<Vcmn_dma_arb_n1>({1, 8, 1, 8, true}, "cmn_dma_arb N=1");
 }
 TEST_CASE("cmn_dma_arb: a port that stalls every first cycle in both fairness modes", "[cmn_dma_arb]") {
   stall_first<Vcmn_dma_arb>({3, 40, 2, 32, true});

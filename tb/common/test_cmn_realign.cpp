@@ -32,30 +32,30 @@ using hpcnet::tb::get_bits;
 using hpcnet::tb::put_bits;
 using Word = std::array<std::uint8_t, 32>;  // up to Bytes = 32
 
-struct Beat {
+struct AlignBeat {
   unsigned sid = 0, off = 0, len = 0, dst_off = 0;
   bool first = false, last = false;
   Word word{};  // the beat's bytes at [off, off + len), garbage elsewhere
   std::uint32_t user = 0;
 };
-struct Frame {
+struct AlignFrame {
   unsigned lo = 0, len = 0;
   bool first = false, last = false;
   Word data{};  // zeros outside [lo, lo + len)
   std::uint32_t user = 0;
 };
 
-struct Params {
+struct RealignParams {
   unsigned bytes, streams, user_w;
 };
 
 // The reference: the frames a transfer's beats must give (stream byte t at position d + t).
-std::vector<Frame> expected_frames(const Params& p, const std::vector<std::uint8_t>& s, unsigned d,
-                                   const std::vector<Beat>& beats) {
+std::vector<AlignFrame> expected_frames(const RealignParams& p, const std::vector<std::uint8_t>& s, unsigned d,
+                                   const std::vector<AlignBeat>& beats) {
   const unsigned B = p.bytes;
-  std::vector<Frame> out;
+  std::vector<AlignFrame> out;
   auto frame = [&](unsigned j, unsigned end, bool last, std::uint32_t user) {  // positions < end
-    Frame f;
+    AlignFrame f;
     f.lo = (j == 0) ? d : 0;
     unsigned hi = std::min(end - j * B, B);
     f.len = hi - f.lo;
@@ -66,7 +66,7 @@ std::vector<Frame> expected_frames(const Params& p, const std::vector<std::uint8
     out.push_back(f);
   };
   unsigned pos = d, j = 0;  // destination positions filled; frames given
-  for (const Beat& b : beats) {
+  for (const AlignBeat& b : beats) {
     pos += b.len;
     bool full = pos >= (j + 1) * B;  // at most one full frame per beat (len <= B)
     if (full) {
@@ -80,16 +80,16 @@ std::vector<Frame> expected_frames(const Params& p, const std::vector<std::uint8
 
 template <class M>
 struct RealignTb {
-  Params p;
+  RealignParams p;
   hpcnet::sim::Harness<M> h{200.0, hpcnet::sim::trace_from_env()};  // RTL assertions throw
   M& m = h.dut();
   std::mt19937_64 rng;
-  std::vector<std::deque<Beat>> beats;    // per stream: beats not yet offered
-  std::vector<std::deque<Frame>> frames;  // per stream: frames not yet seen
+  std::vector<std::deque<AlignBeat>> beats;    // per stream: beats not yet offered
+  std::vector<std::deque<AlignFrame>> frames;  // per stream: frames not yet seen
   std::vector<std::pair<unsigned, unsigned>> pairs;  // (a, d) still to run
   unsigned n_frames = 0, n_beats = 0;
 
-  RealignTb(Params p_, std::uint64_t seed) : p(p_), rng(seed), beats(p.streams), frames(p.streams) {
+  RealignTb(RealignParams p_, std::uint64_t seed) : p(p_), rng(seed), beats(p.streams), frames(p.streams) {
     m.valid_i = 0;
     m.ready_i = 0;
     hpcnet::tb::sync_reset(h);
@@ -105,9 +105,9 @@ struct RealignTb {
     std::vector<std::uint8_t> s(L);
     for (auto& x : s) x = static_cast<std::uint8_t>(rng());
     unsigned policy = rnd(3);
-    std::vector<Beat> bs;
+    std::vector<AlignBeat> bs;
     for (unsigned t = 0; t < L || bs.empty();) {
-      Beat b;
+      AlignBeat b;
       b.sid = sid;
       unsigned rem = L - t;
       if (policy == 2) {  // random position and length (zero-length beats now and then)
@@ -124,7 +124,7 @@ struct RealignTb {
       bs.push_back(b);
     }
     if (rnd(4) == 0) {  // an extra empty closing beat
-      Beat b;
+      AlignBeat b;
       b.sid = sid;
       b.off = rnd(B);
       for (unsigned i = 0; i < B; ++i) b.word[i] = static_cast<std::uint8_t>(rng());
@@ -134,13 +134,13 @@ struct RealignTb {
     bs.front().first = true;
     bs.front().dst_off = d;
     bs.back().last = true;
-    for (const Frame& f : expected_frames(p, s, d, bs)) frames[sid].push_back(f);
-    for (const Beat& b : bs) beats[sid].push_back(b);
+    for (const AlignFrame& f : expected_frames(p, s, d, bs)) frames[sid].push_back(f);
+    for (const AlignBeat& b : bs) beats[sid].push_back(b);
   }
 
-  void drive(const Beat* b) {
+  void drive(const AlignBeat* b) {
     m.valid_i = b != nullptr;
-    Beat z;
+    AlignBeat z;
     if (!b) {  // idle: random garbage on the other inputs
       z.sid = rnd(p.streams);
       z.off = rnd(p.bytes);
@@ -162,7 +162,7 @@ struct RealignTb {
     INFO("cycle " << h.cycles() << " stream " << sid);
     REQUIRE(sid < p.streams);
     REQUIRE(!frames[sid].empty());
-    Frame f = frames[sid].front();
+    AlignFrame f = frames[sid].front();
     frames[sid].pop_front();
     REQUIRE(m.lo_o == f.lo);
     REQUIRE(m.len_o == f.len);
@@ -235,7 +235,7 @@ struct RealignTb {
 };
 
 template <class M>
-void random_streams(Params p, unsigned rounds, const char* name) {
+void random_streams(RealignParams p, unsigned rounds, const char* name) {
   std::uint64_t base = hpcnet::tb::seed(name);
   for (std::uint64_t k = 0; k < 3; ++k) {  // three seeds a run: base, base + 1, base + 2
     INFO("seed " << base + k);
@@ -248,11 +248,11 @@ void random_streams(Params p, unsigned rounds, const char* name) {
 // always ready: every beat gives its frame in the same cycle (no latency, one beat a cycle); the
 // closing beat overflows its frame by 3 bytes, which leave in the next cycle with ready_o low.
 template <class M>
-void full_rate(Params p) {
+void full_rate(RealignParams p) {
   const unsigned B = p.bytes;
   RealignTb<M> tb(p, 1);
   tb.m.ready_i = 1;
-  Beat b;
+  AlignBeat b;
   b.first = true;
   b.dst_off = 3;
   b.len = B;

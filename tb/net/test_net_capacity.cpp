@@ -6,14 +6,14 @@
 #include <cmath>
 #include <map>
 
+#include "pattern_config.hpp"
 #include "sim/net/net_capacity.hpp"
 #include "sim/net/net_traffic.hpp"
 
+using hpcnet::tb::pc;
 using namespace hpcnet::sim;
 
 namespace {
-
-PatternConfig pc(Pattern p, double frac = 0.1, std::vector<unsigned> hot = {}) { return {p, frac, std::move(hot)}; }
 
 // dest_probs(src) of `t` is a distribution (no self, sums to 1, or empty for a silent node) and
 // the one dest(src, rng) draws from: every destination's frequency over `draws` draws within

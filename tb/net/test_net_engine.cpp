@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "pattern_config.hpp"
 #include "fake_net.hpp"
 #include "same_run.hpp"
 #include "sim/core/errors.hpp"
@@ -16,17 +17,12 @@
 #include "sim/net/net_engine.hpp"
 #include "sim/net/net_traffic.hpp"
 
+using hpcnet::tb::pc;
 using namespace hpcnet::sim;
 using hpcnet::tb::FakeNet;
 using Catch::Matchers::Contains;
 
 namespace {
-
-PatternConfig pc(Pattern p) {
-  PatternConfig c;
-  c.pattern = p;
-  return c;
-}
 
 NetSpec spec(MeshShape s, NetMode m = NetMode::adbr) {
   NetSpec n;

@@ -460,41 +460,41 @@ TEST_CASE("torus: without the bubble rule the 8x8 torus deadlocks and the watchd
 // 20,000; the starvation bound's threshold T is 1,000), on networks joined from blocks when the
 // whole-mesh benchmark models are not built; `make test-long` runs the same cases for 250,000
 // cycles (on the whole-mesh models it builds) ---
-#define HPCNET_SATURATED_TIER(shp, net, mode, depth, pat, kcycles, tags)                     \
-  TEST_CASE("saturated: " net " " #mode " " #pat " " #kcycles "k cycles", "[net][saturated]" tags) { \
-    auto n = make_net(shp, NetMode::mode, depth);                                          \
-    REQUIRE(n->spec().buf_pkts == (depth));                                                  \
-    REQUIRE(n->spec().shape == MeshShape::parse(net));                                        \
-    saturated(std::move(n), Pattern::pat, kcycles * 1000ull);                                 \
+#define HPCNET_SATURATED_TIER(shp, net, mode, mname, depth, pat, kcycles, tags)                   \
+  TEST_CASE("saturated: " net " " mname " " #pat " " #kcycles "k cycles", "[net][saturated]" tags) { \
+    auto n = make_net(shp, NetMode::mode, depth);                                              \
+    REQUIRE(n->spec().buf_pkts == (depth));                                                    \
+    REQUIRE(n->spec().shape == MeshShape::parse(net));                                          \
+    saturated(std::move(n), Pattern::pat, kcycles * 1000ull);                                   \
   }
-#define HPCNET_SATURATED(shp, net, mode, depth, pat)                 \
-  HPCNET_SATURATED_TIER(shp, net, mode, depth, pat, 20, "")          \
-  HPCNET_SATURATED_TIER(shp, net, mode, depth, pat, 250, "[long]")
+#define HPCNET_SATURATED(shp, net, mode, mname, depth, pat)                 \
+  HPCNET_SATURATED_TIER(shp, net, mode, mname, depth, pat, 20, "")          \
+  HPCNET_SATURATED_TIER(shp, net, mode, mname, depth, pat, 250, "[long]")
 // every pattern on one network
-#define HPCNET_SATURATED_ALL(shp, net, mode, depth)     \
-  HPCNET_SATURATED(shp, net, mode, depth, uniform)      \
-  HPCNET_SATURATED(shp, net, mode, depth, transpose)    \
-  HPCNET_SATURATED(shp, net, mode, depth, bitcomp)      \
-  HPCNET_SATURATED(shp, net, mode, depth, bitrev)       \
-  HPCNET_SATURATED(shp, net, mode, depth, hotspot)      \
-  HPCNET_SATURATED(shp, net, mode, depth, neighbor)
-HPCNET_SATURATED_ALL(MeshShape(8, 8), "8x8", adbr, 2)
-HPCNET_SATURATED_ALL(MeshShape(4, 4, 4), "4x4x4", adbr, 3)
-HPCNET_SATURATED_ALL(MeshShape(8, 8).as_torus(), "8x8-torus", dor_vct, 2)
-HPCNET_SATURATED_ALL(MeshShape(4, 4, 4).as_torus(), "4x4x4-torus", dor_vct, 2)
+#define HPCNET_SATURATED_ALL(shp, net, mode, mname, depth)     \
+  HPCNET_SATURATED(shp, net, mode, mname, depth, uniform)      \
+  HPCNET_SATURATED(shp, net, mode, mname, depth, transpose)    \
+  HPCNET_SATURATED(shp, net, mode, mname, depth, bitcomp)      \
+  HPCNET_SATURATED(shp, net, mode, mname, depth, bitrev)       \
+  HPCNET_SATURATED(shp, net, mode, mname, depth, hotspot)      \
+  HPCNET_SATURATED(shp, net, mode, mname, depth, neighbor)
+HPCNET_SATURATED_ALL(MeshShape(8, 8), "8x8", adbr, "adbr", 2)
+HPCNET_SATURATED_ALL(MeshShape(4, 4, 4), "4x4x4", adbr, "adbr", 3)
+HPCNET_SATURATED_ALL(MeshShape(8, 8).as_torus(), "8x8-torus", dor_vct, "dorvct", 2)
+HPCNET_SATURATED_ALL(MeshShape(4, 4, 4).as_torus(), "4x4x4-torus", dor_vct, "dorvct", 2)
 // The other modes on the 8x8 mesh, and other seeds, bit-complement (the pattern that starved
 // sources before the backstop): 20,000 cycles in `make test`, 200,000 in `make test-long`
-#define HPCNET_SATURATED_SEED_TIER(shp, net, mode, depth, pat, seed, kcycles, tags)                        \
-  TEST_CASE("saturated: " net " " #mode " " #pat " seed " #seed " " #kcycles "k cycles", "[net][saturated]" tags) { \
-    saturated(make_net(shp, NetMode::mode, depth), Pattern::pat, kcycles * 1000ull, seed);                 \
+#define HPCNET_SATURATED_SEED_TIER(shp, net, mode, mname, pat, seed, kcycles, tags)                          \
+  TEST_CASE("saturated: " net " " mname " " #pat " seed " #seed " " #kcycles "k cycles", "[net][saturated]" tags) { \
+    saturated(make_net(shp, NetMode::mode, 0), Pattern::pat, kcycles * 1000ull, seed);                       \
   }
-#define HPCNET_SATURATED_SEED(shp, net, mode, depth, pat, seed)               \
-  HPCNET_SATURATED_SEED_TIER(shp, net, mode, depth, pat, seed, 20, "")        \
-  HPCNET_SATURATED_SEED_TIER(shp, net, mode, depth, pat, seed, 200, "[long]")
-HPCNET_SATURATED_SEED(MeshShape(8, 8), "8x8", dor_vct, 0, bitcomp, 7)
-HPCNET_SATURATED_SEED(MeshShape(8, 8), "8x8", dor_wh, 0, bitcomp, 7)
-HPCNET_SATURATED_SEED(MeshShape(8, 8), "8x8", adbr, 0, bitcomp, 12345)
-HPCNET_SATURATED_SEED(MeshShape(8, 8).as_torus(), "8x8-torus", dor_vct, 0, bitcomp, 12345)
+#define HPCNET_SATURATED_SEED(shp, net, mode, mname, pat, seed)               \
+  HPCNET_SATURATED_SEED_TIER(shp, net, mode, mname, pat, seed, 20, "")        \
+  HPCNET_SATURATED_SEED_TIER(shp, net, mode, mname, pat, seed, 200, "[long]")
+HPCNET_SATURATED_SEED(MeshShape(8, 8), "8x8", dor_vct, "dorvct", bitcomp, 7)
+HPCNET_SATURATED_SEED(MeshShape(8, 8), "8x8", dor_wh, "dorwh", bitcomp, 7)
+HPCNET_SATURATED_SEED(MeshShape(8, 8), "8x8", adbr, "adbr", bitcomp, 12345)
+HPCNET_SATURATED_SEED(MeshShape(8, 8).as_torus(), "8x8-torus", dor_vct, "dorvct", bitcomp, 12345)
 
 // --- starvation (issue 22): the cases that starved sources before the backstop, 150,000 cycles at
 // offered load 1.0 with source queues of 16 packets. With the backstop off (the router as it was:

@@ -403,7 +403,7 @@ struct DqTb {
 };
 
 template <class M>
-void random_run(DqParams p, const char* name, unsigned cycles, bool expect_full) {
+void dq_random_run(DqParams p, const char* name, unsigned cycles, bool expect_full) {
   const std::uint64_t base = hpcnet::tb::seed(name);
   for (std::uint64_t k = 0; k < 2; ++k) {
     INFO("seed " << base + k);
@@ -421,24 +421,24 @@ void random_run(DqParams p, const char* name, unsigned cycles, bool expect_full)
   }
 }
 
-const DqParams kDefault{32, 512, 24};
-const DqParams kSmall{5, 32, 24};
+const DqParams kDqDefault{32, 512, 24};
+const DqParams kDqSmall{5, 32, 24};
 
 }  // namespace
 
 TEST_CASE("nic_dq: 5 VPs with 32-word DQs against per-VP word queues (drops and stalls when full)",
           "[nic_dq]") {
-  random_run<Vnic_dq_s>(kSmall, "nic_dq small", 100000, true);
+  dq_random_run<Vnic_dq_s>(kDqSmall, "nic_dq small", 100000, true);
 }
 
 TEST_CASE("nic_dq: 32 VPs with 512-word DQs against per-VP word queues", "[nic_dq]") {
-  random_run<Vnic_dq>(kDefault, "nic_dq default", 40000, false);
+  dq_random_run<Vnic_dq>(kDqDefault, "nic_dq default", 40000, false);
 }
 
 // A descriptor written in two halves by a preempted writer, other VPs' descriptors in between:
 // nothing of it leaves until its last word is in, then it leaves exactly once.
 TEST_CASE("nic_dq: a descriptor written in two halves leaves once and only when complete", "[nic_dq]") {
-  DqTb<Vnic_dq> tb(kDefault, hpcnet::tb::seed("nic_dq halves"));
+  DqTb<Vnic_dq> tb(kDqDefault, hpcnet::tb::seed("nic_dq halves"));
   tb.random_writes = false;
   tb.random_en = false;
   tb.ready_pct = 100;
@@ -477,7 +477,7 @@ TEST_CASE("nic_dq: a descriptor written in two halves leaves once and only when 
 // The documented latency: last word written in cycle t, desc_valid_o in cycle t+n+2 (idle engine,
 // vp_ok high); then one VP's descriptors back to back every n+2 cycles and two VPs' every n+1.
 TEST_CASE("nic_dq: latency from the last word to desc_valid is n+2 cycles", "[nic_dq]") {
-  DqTb<Vnic_dq> tb(kDefault, hpcnet::tb::seed("nic_dq latency"));
+  DqTb<Vnic_dq> tb(kDqDefault, hpcnet::tb::seed("nic_dq latency"));
   tb.random_writes = false;
   tb.random_en = false;
   tb.ready_pct = 100;

@@ -304,7 +304,7 @@ struct HdqTb {
 // Rings of 4..1024 words (small: 8 and 128 words), the last VP without one (its doorbells are
 // ignored).
 template <class M>
-void random_run(HdqParams p, const char* name, unsigned cycles, bool small) {
+void hdq_random_run(HdqParams p, const char* name, unsigned cycles, bool small) {
   const std::uint64_t base = hpcnet::tb::seed(name);
   for (std::uint64_t k = 0; k < 2; ++k) {
     INFO("seed " << base + k);
@@ -327,25 +327,25 @@ void random_run(HdqParams p, const char* name, unsigned cycles, bool small) {
   }
 }
 
-const HdqParams kDefault{32, 512, 1024};
-const HdqParams kSmall{3, 16, 64};
+const HdqParams kHdqDefault{32, 512, 1024};
+const HdqParams kHdqSmall{3, 16, 64};
 
 }  // namespace
 
 TEST_CASE("nic_hdq: 3 VPs with 16-word DQs and 64-byte requests against a host model (tiny room)",
           "[nic_hdq]") {
-  random_run<Vnic_hdq_s>(kSmall, "nic_hdq small", 100000, true);
+  hdq_random_run<Vnic_hdq_s>(kHdqSmall, "nic_hdq small", 100000, true);
 }
 
 TEST_CASE("nic_hdq: 32 VPs with 512-word DQs and 1 KB requests against a host model", "[nic_hdq]") {
-  random_run<Vnic_hdq>(kDefault, "nic_hdq default", 40000, false);
+  hdq_random_run<Vnic_hdq>(kHdqDefault, "nic_hdq default", 40000, false);
 }
 
 // The documented latency: a doorbell in cycle t gives rd_req_valid_o in cycle t+3 (idle fetcher);
 // a VP whose DQ filled between its choice and its sizing gets no request until there is room.
 TEST_CASE("nic_hdq: a doorbell gives a request three cycles later", "[nic_hdq]") {
   std::vector<unsigned> log2s(32, 6);
-  HdqTb<Vnic_hdq> tb(kDefault, hpcnet::tb::seed("nic_hdq latency"), log2s);
+  HdqTb<Vnic_hdq> tb(kHdqDefault, hpcnet::tb::seed("nic_hdq latency"), log2s);
   tb.produce = false;
   tb.bell_pct = 0;
   tb.refill_pct = 0;
@@ -389,13 +389,13 @@ TEST_CASE("nic_hdq: a doorbell gives a request three cycles later", "[nic_hdq]")
   tb.force_vp = 9;
   tb.cycle();  // the doorbell
   tb.cycle();  // the choice
-  tb.dq[9] = kDefault.dq_words;  // PIO words fill the DQ
+  tb.dq[9] = kHdqDefault.dq_words;  // PIO words fill the DQ
   for (unsigned c = 0; c < 20; ++c) {
     tb.cycle();
     REQUIRE(!tb.m.rd_req_valid_o);
   }
   REQUIRE(tb.unsized == 1);
-  tb.dq[9] = kDefault.dq_words - 2;
+  tb.dq[9] = kHdqDefault.dq_words - 2;
   tb.cycle();  // chosen
   REQUIRE(!tb.m.rd_req_valid_o);
   tb.cycle();  // sized

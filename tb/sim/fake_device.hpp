@@ -8,9 +8,11 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "sim/ssm/ssm_system.hpp"
 #include "sim/system/device.hpp"
 
 namespace hpcnet::sim::test {
@@ -108,5 +110,12 @@ class FakeDevice final : public Device {
   uint32_t read_addr_ = 0;
   uint64_t read_due_ = 0;
 };
+
+// A system of one node whose device is a FakeDevice (dut: the device, owned by the system).
+inline std::unique_ptr<SsmSystem> make_system(FakeDevice*& dut, SsmSystemConfig cfg = {}) {
+  auto d = std::make_unique<FakeDevice>();
+  dut = d.get();
+  return std::make_unique<SsmSystem>(cfg, std::move(d));
+}
 
 }  // namespace hpcnet::sim::test

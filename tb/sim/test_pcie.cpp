@@ -29,12 +29,12 @@ namespace {
 
 constexpr uint64_t kBase = 0x1000'0000;  // start of the test region (4 KB aligned)
 
-struct Rig {
+struct PcieRig {
   PcieFake* dev = nullptr;
   std::unique_ptr<Cluster> cluster;
   Node* node = nullptr;
 
-  explicit Rig(PcieConfig pc = {}, uint64_t seed = 1, uint64_t watchdog = 1000, bool pio = false) {
+  explicit PcieRig(PcieConfig pc = {}, uint64_t seed = 1, uint64_t watchdog = 1000, bool pio = false) {
     NodeConfig nc;
     nc.clock_mhz = 312.5;
     nc.pcie = pc;
@@ -118,7 +118,7 @@ TEST_CASE("pcie: random reads and writes are exact against a shadow copy with al
   tight.read_latency = 40;
   for (const Case& c : {Case{"defaults", PcieConfig{}}, Case{"mps/mrrs 128 rcb 128", small}, Case{"tight", tight}}) {
     INFO(c.name);
-    Rig r(c.cfg, seed, 5000);
+    PcieRig r(c.cfg, seed, 5000);
     std::mt19937_64 rng(seed);
     constexpr size_t kRegion = 64 * 1024;
     std::vector<uint8_t> shadow = pattern(kRegion, 99);
@@ -162,7 +162,7 @@ TEST_CASE("pcie: random reads and writes are exact against a shadow copy with al
 TEST_CASE("pcie: a read accepted after a write's last beat sees the write while its TLPs still queue", "[sim][pcie]") {
   // Each 4 KB write leaves its TLPs queued behind the link (the device outruns it); the reads of
   // its first and last bytes, accepted right after its last beat, must not overtake them.
-  Rig r;
+  PcieRig r;
   constexpr size_t kRegion = 16 * 4096;
   std::vector<uint8_t> shadow(kRegion, 0);
   r.dev->shadow = &shadow;
@@ -187,7 +187,7 @@ TEST_CASE("pcie: write TLPs are cut at MPS boundaries and completions at RCB bou
     INFO("mps " << mps);
     PcieConfig cfg;
     cfg.mps = mps;
-    Rig r(cfg);
+    PcieRig r(cfg);
     // 1000 bytes from offset 40: TLPs end at every MPS-aligned address and at the end.
     r.dev->writes.push_back({kBase + 40, pattern(1000, 1), 0, false, 0});
     // a read of 300 bytes from offset 200 (MRRS 256): TLPs [200, 256) and [256, 500);
@@ -209,7 +209,7 @@ TEST_CASE("pcie: write TLPs are cut at MPS boundaries and completions at RCB bou
 
 TEST_CASE("pcie: a bad request or write beat is refused naming its field", "[sim][pcie]") {
   auto read_err = [](uint64_t addr, unsigned len) {
-    Rig r;
+    PcieRig r;
     r.dev->reads.push_back({addr, len, 0, 0});
     r.run_until_done();
   };
@@ -220,7 +220,7 @@ TEST_CASE("pcie: a bad request or write beat is refused naming its field", "[sim
   CHECK_NOTHROW(read_err(kBase + 4096 - 32, 32));
   CHECK_NOTHROW(read_err(kBase, 4096));
   auto write_err = [](uint64_t addr, size_t len, bool raw, unsigned raw_len) {
-    Rig r;
+    PcieRig r;
     r.dev->writes.push_back({addr, std::vector<uint8_t>(len, 5), 0, raw, raw_len});
     r.run_until_done();
   };
@@ -270,7 +270,7 @@ TEST_CASE("pcie: an isolated read's first frame comes read_latency plus a docume
     INFO("latency " << c.latency << " offset " << c.offset << " len " << c.len);
     PcieConfig cfg;
     cfg.read_latency = c.latency;
-    Rig r(cfg);
+    PcieRig r(cfg);
     r.dev->reads.push_back({kBase + c.offset, c.len, 3, 50});
     r.run_until_done();
     REQUIRE(r.dev->read_accepts.size() == 1);
@@ -287,7 +287,7 @@ TEST_CASE("pcie: streaming 1 MB of writes takes bytes times 1 plus 24 over mps o
   for (unsigned mps : {256u, 128u}) {
     PcieConfig cfg;
     cfg.mps = mps;
-    Rig r(cfg);
+    PcieRig r(cfg);
     add_stream(*r.dev, kBytes, true, false);
     r.run_until_done();
     const double expect = double(kBytes) * (1.0 + 24.0 / mps) / 25.6;
@@ -312,7 +312,7 @@ TEST_CASE("pcie: streaming 1 MB of reads takes bytes times 1 plus 24 over the co
   for (unsigned mps : {256u, 128u}) {  // MRRS 256: completions of 256 or 128 bytes
     PcieConfig cfg;
     cfg.mps = mps;
-    Rig r(cfg);
+    PcieRig r(cfg);
     add_stream(*r.dev, kBytes, false, true);
     r.run_until_done();
     const double expect = double(kBytes) * (1.0 + 24.0 / cfg.completion_bytes()) / 25.6;
@@ -332,7 +332,7 @@ TEST_CASE("pcie: with mrrs 128 the 32 tags limit streaming reads to tags times m
   PcieConfig cfg;
   cfg.mrrs = 128;
   cfg.mps = 128;
-  Rig r(cfg);
+  PcieRig r(cfg);
   add_stream(*r.dev, kBytes, false, true);
   r.run_until_done();
   // a tag returns when its completion has crossed: read_latency + (128 + 24) / 25.6 after it left
@@ -346,7 +346,7 @@ TEST_CASE("pcie: with mrrs 128 the 32 tags limit streaming reads to tags times m
 
 TEST_CASE("pcie: reads and writes together use the two directions independently", "[sim][pcie]") {
   constexpr uint64_t kBytes = 1 << 20;
-  Rig r;
+  PcieRig r;
   add_stream(*r.dev, kBytes, true, true);
   r.run_until_done();
   const PcieConfig& cfg = r.dma().config();
@@ -366,7 +366,7 @@ TEST_CASE("pcie: reads and writes together use the two directions independently"
 }
 
 TEST_CASE("pcie: uncached PIO words reach the device 20 cycles apart", "[sim][pcie][pio]") {
-  Rig r({}, 1, 1000, true);
+  PcieRig r({}, 1, 1000, true);
   uint64_t t0 = 0;
   r.node->spawn(0, 0, [&] {
     Platform& p = r.node->platform();
@@ -390,7 +390,7 @@ TEST_CASE("pcie: uncached PIO words reach the device 20 cycles apart", "[sim][pc
 }
 
 TEST_CASE("pcie: a write-combined 128-byte descriptor arrives as two bursts of back-to-back words", "[sim][pcie][pio]") {
-  Rig r({}, 1, 1000, true);
+  PcieRig r({}, 1, 1000, true);
   std::vector<uint64_t> desc(16), odd(16);
   for (unsigned i = 0; i < 16; ++i) desc[i] = 0xD000 + i, odd[i] = 0xE000 + i;
   uint64_t t0 = 0, t1 = 0;
@@ -449,7 +449,7 @@ TEST_CASE("pcie: the default mmio_write_wc writes word by word", "[sim][pio]") {
 }
 
 TEST_CASE("pcie: the watchdog counts PCIe traffic as progress and a stall report shows the link", "[sim][pcie]") {
-  Rig r({}, 1, 2000);
+  PcieRig r({}, 1, 2000);
   r.dev->rsp_ready = false;
   r.dev->reads.push_back({kBase, 100, 5, 0});
   try {

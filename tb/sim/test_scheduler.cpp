@@ -12,14 +12,10 @@
 using namespace hpcnet;
 using namespace hpcnet::sim;
 using hpcnet::sim::test::FakeDevice;
+using hpcnet::sim::test::make_system;
 
 namespace {
 
-std::unique_ptr<SsmSystem> make_system(FakeDevice*& dut, SsmSystemConfig cfg = {}) {
-  auto d = std::make_unique<FakeDevice>();
-  dut = d.get();
-  return std::make_unique<SsmSystem>(cfg, std::move(d));
-}
 
 // 20 threads mixing MMIO, memory polls and compute; returns (cycles, device log signature).
 std::pair<uint64_t, std::vector<uint64_t>> busy_run() {

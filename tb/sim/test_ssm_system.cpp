@@ -11,17 +11,8 @@
 using namespace hpcnet;
 using namespace hpcnet::sim;
 using hpcnet::sim::test::FakeDevice;
+using hpcnet::sim::test::make_system;
 using Catch::Matchers::Contains;
-
-namespace {
-
-std::unique_ptr<SsmSystem> make_system(FakeDevice*& dut, SsmSystemConfig cfg = {}) {
-  auto d = std::make_unique<FakeDevice>();
-  dut = d.get();
-  return std::make_unique<SsmSystem>(cfg, std::move(d));
-}
-
-}  // namespace
 
 TEST_CASE("watchdog: a device that never accepts MMIO stalls the run", "[sim][watchdog]") {
   FakeDevice* dut = nullptr;
