@@ -9,6 +9,8 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <set>
 #include <stdexcept>
 #include <vector>
 
@@ -33,6 +35,11 @@ namespace hpcnet::nic {
 namespace {
 
 const char kNodeKey = 0;  // its address is the library's node_local key
+
+// The endpoints open on each driver: rdma_close takes its own out; rdma_detach (the node going
+// away, as a process's exit) frees those its program never closed.
+std::mutex g_eps_mutex;
+std::map<Driver*, std::set<rdma_ep*>> g_open_eps;
 
 Driver& node_driver() {
   Platform* p = this_platform();
@@ -157,6 +164,15 @@ int rdma_rw(rdma_ep* ep, f::DescType t, unsigned node, unsigned vp, rdma_addr re
 void rdma_attach(Driver* driver) { driver->platform().set_node_local(&kNodeKey, driver); }
 void rdma_detach(Driver* driver) {
   if (driver->platform().node_local(&kNodeKey) == driver) driver->platform().set_node_local(&kNodeKey, nullptr);
+  std::set<rdma_ep*> left;
+  {
+    const std::lock_guard<std::mutex> lock(g_eps_mutex);
+    const auto it = g_open_eps.find(driver);
+    if (it == g_open_eps.end()) return;
+    left.swap(it->second);
+    g_open_eps.erase(it);
+  }
+  for (rdma_ep* ep : left) delete ep;  // host memory only: the node's hardware goes with it
 }
 
 }  // namespace hpcnet::nic
@@ -190,6 +206,10 @@ int rdma_open_attr(rdma_ep** out, const rdma_ep_attr* attr) {
   ep->mpq_head = ep->drv->vp_reg(v, f::VP_MPQ_HEAD_OFFSET);
   ep->hdq_tail = ep->drv->vp_reg(v, f::VP_HDQ_HEAD_OFFSET);  // the fetcher's count of this VP goes on
   ep->hdq_head = ep->hdq_tail;
+  {
+    const std::lock_guard<std::mutex> lock(g_eps_mutex);
+    g_open_eps[ep->drv].insert(ep.get());
+  }
   *out = ep.release();
   return 0;
 }
@@ -199,6 +219,10 @@ void rdma_close(rdma_ep* ep) {
   rdma_quiet(ep);
   for (auto& [k, r] : ep->regions) ep->drv->dereg_mr(r);
   ep->drv->close_vp(*ep->vp);
+  {
+    const std::lock_guard<std::mutex> lock(g_eps_mutex);
+    g_open_eps[ep->drv].erase(ep);
+  }
   delete ep;
 }
 

@@ -58,7 +58,9 @@ int  rdma_open(rdma_ep** ep);                  /* a free VP of this node; 0 or n
  * rdma_open is cq_log2 8, mpq_log2 6, hdq_log2 10, phys_ok 0 */
 typedef struct { unsigned cq_log2, mpq_log2, hdq_log2; int phys_ok; } rdma_ep_attr;
 int  rdma_open_attr(rdma_ep** ep, const rdma_ep_attr* attr);
-void rdma_close(rdma_ep* ep);
+void rdma_close(rdma_ep* ep);                  /* waits for its transfers, deregisters its regions,
+                                                  frees its VP; an endpoint never closed is freed
+                                                  when its node detaches (rdma_detach) */
 unsigned rdma_node(const rdma_ep* ep);         /* this node's id */
 unsigned rdma_vp(const rdma_ep* ep);           /* the endpoint's VP */
 void rdma_set_submit(rdma_ep* ep, int mode);
@@ -105,7 +107,7 @@ int  rdma_post_raw(rdma_ep* ep, const uint64_t* words, unsigned n);
 namespace hpcnet::nic {
 class Driver;
 void rdma_attach(Driver* driver);  // the library's calls on the driver's node use it
-void rdma_detach(Driver* driver);
+void rdma_detach(Driver* driver);  // and frees the endpoints left open on that node
 }  // namespace hpcnet::nic
 #endif
 
