@@ -124,7 +124,7 @@ def main():
     ap.add_argument("--tier", choices=["test", "long", "all"], default="test",
                     help="which tests: test (make test), long (make test-long), all")
     ap.add_argument("--target", action="append", default=[], help="build target(s) (default: all)")
-    ap.add_argument("--cmake-arg", action="append", default=[], help="more configure arguments")
+    ap.add_argument("--cmake-arg", action="append", default=[], help="more configure arguments (--cmake-arg=-DX=Y)")
     ap.add_argument("--no-test", action="store_true", help="configure and build only")
     ap.add_argument("--csv", help="write PREFIX_units.csv and PREFIX_tests.csv")
     ap.add_argument("--markdown", help="write the tables as Markdown to this file")
