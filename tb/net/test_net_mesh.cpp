@@ -551,8 +551,10 @@ TEST_CASE("starvation: 2x8 mesh adbr bitcomp starves without the backstop and is
 // The split model (two 4x2 blocks joined by NetSim) must be the same cycle for cycle as the whole
 // mesh: same seed, same traffic, so every packet's latency, every count and histogram agree.
 TEST_CASE("mesh split for 2 threads: cycle for cycle the whole mesh in every mode", "[net][mesh][threads]") {
-  // the default starvation threshold, and T = 15: the backstop then holds the injection ports
-  // often, and the two blocks must hold in the same cycles as the whole mesh (hold_i)
+  // the default starvation threshold at load 0.35, and T = 15 at load 0.5: the backstop then holds
+  // the injection ports often, and the two blocks must hold in the same cycles as the whole mesh
+  // (hold_i). (At 0.35 with T = 15 about one run in ten of 4x4 ADBR transpose never held, e.g.
+  // HPCNET_SEED=2657677294; at 0.5 none of 60 runs failed.)
   for (const unsigned t : {NetFairness::kDefaultT, 15u})
   for (const char* mode : {"adbr", "dorvct", "dorwh"}) {
     for (Pattern p : {Pattern::uniform, Pattern::transpose}) {
@@ -563,7 +565,7 @@ TEST_CASE("mesh split for 2 threads: cycle for cycle the whole mesh in every mod
       b->set_fairness(NetFairness{t, true});
       REQUIRE(b->spec().threads == 2);
       REQUIRE(b->spec().buf_pkts == a->spec().buf_pkts);
-      NetRunConfig rc = uniform_run(whole.c_str(), 0.35, 1000, 6000);
+      NetRunConfig rc = uniform_run(whole.c_str(), t == 15 ? 0.5 : 0.35, 1000, 6000);
       rc.traffic.pattern.pattern = p;
       rc.ej_ready_prob = 0.8;
       rc.final_drain = NetRunConfig::Drain::always;
