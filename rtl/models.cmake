@@ -63,7 +63,6 @@ set(HPCNET_TEST_MODEL_OPT -O1 CACHE STRING "optimisation flags of the test model
 function(hpcnet_model)
   cmake_parse_arguments(M "BENCH" "PREFIX;TOP" "SOURCES;ARGS;META" ${ARGN})
   if(M_BENCH AND NOT HPCNET_BENCH_MODELS)
-    set_property(GLOBAL APPEND PROPERTY HPCNET_MODELS_NOT_BUILT ${M_PREFIX})
     return()
   endif()
   verilate(hpcnet_models
