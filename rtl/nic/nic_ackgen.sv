@@ -20,6 +20,7 @@ module nic_ackgen #(
   input  logic [4:0]   ack_src_vp_i,
   input  logic [7:0]   ack_msg_id_i,
   input  logic [7:0]   ack_status_i,
+  input  logic         ack_event_i,   // AUX EVENT: the remote event failed its own check
   // read requests handed to engine 1 (their head flits), and engine 1's results
   input  logic         req_push_i,
   input  logic [255:0] req_head_i,
@@ -72,7 +73,7 @@ module nic_ackgen #(
       h.dst_vp = ack_vp_i;
       h.src_vp = ack_src_vp_i;
       h.msg_id = ack_msg_id_i;
-      h.aux    = 64'(ack_status_i);
+      h.aux    = 64'(ack_status_i) | (64'(ack_event_i) << nic_formats_pkg::NIC_ACK_AUX_EVENT_LSB);
     end else begin
       h.ptype  = nic_formats_pkg::NIC_PKT_TYPE_NACK;
       {h.dst_node, h.dst_vp, h.src_vp, h.msg_id} = q_data;

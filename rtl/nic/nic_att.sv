@@ -31,6 +31,9 @@
 //               accepted in cycle t sees the region entry as written by the writes of cycles
 //               before t (not a write in cycle t itself) and the ATT as written by the writes of
 //               cycles before t + 2 (not one in cycle t + 2 or later).
+//   Fence     : key_fence_o marks a commit of a key that was VALID (deregistered or changed): a
+//               lookup accepted in the commit cycle or before may have translated with the old
+//               entry, and nic_inval withdraws such translations from the units that hold them.
 //   Reset     : clears VALID of every key (a flop per key). The region table and the ATT keep
 //               their contents (SRAM, DRAM; not reset). A lookup uses a region entry only when
 //               VALID, and an ATT entry only when every check passed, i.e. in a page of a
@@ -57,6 +60,7 @@ module nic_att #(
   input  logic        att_we_i,     // write one ATT entry
   input  logic [31:0] att_index_i,
   input  logic [35:0] att_ppn_i,    // physical page number (physical address >> 12)
+  output logic        key_fence_o,  // key_we_i commits a key that was VALID: its old translations need a fence (nic_inval)
   // lookups, Clients ports; responses in request order per port
   input  logic [Clients-1:0]    req_valid_i,
   output logic [Clients-1:0]    req_ready_o,
@@ -146,6 +150,7 @@ module nic_att #(
   logic [NumKeys-1:0] kvalid_q;
   assign tbl_we    = key_we_i && 32'(key_sel_i) < NumKeys;
   assign tbl_waddr = KeyW'(key_sel_i);
+  assign key_fence_o = tbl_we && kvalid_q[tbl_waddr];
 
   always_ff @(posedge clk_i) begin
     if (tbl_we) tbl_mem[tbl_waddr] <= {key_base_i, key_len_i, key_ctrl_i[RdLsb], key_ctrl_i[WrLsb],

@@ -8,6 +8,9 @@
 //      size), PHASE = 1 on the ring's first pass; with no CQ (CQ_LOG2 = 0) none;
 //   3. then the slot is freed, the VP's outstanding count drops, the CQ tail moves, INTR raises
 //      the VP's CQ cause, an error is reported to the VP's ERR register.
+// Fence (nic_inval): while inv_active_i, a message whose local event was translated with inv_key_i
+// loses the event: it is not written, and the completion carries BAD_KEY with INFO 3 (the transfer
+// itself may have succeeded). A local event already being written finishes first (inv_hold_o).
 // Writes go through engine 2 (wr_*), which applies them in order after every earlier write (the
 // data of a read is written before its CQ entry). The CQ never overflows: nic_exec starts a
 // descriptor only when the CQ has room for an entry of every outstanding one.
@@ -26,6 +29,10 @@ module nic_cmpl #(
   input  logic [nic_cmpl_pkg::RecW-1:0] rec_i,
   input  logic                   start_i,
   input  logic [4:0]             start_vp_i,
+  // the fence of a region-table change (nic_inval)
+  input  logic                   inv_active_i,
+  input  logic [15:0]            inv_key_i,
+  output logic                   inv_hold_o,
   // completions
   input  logic                   err_valid_i,   // rec_i failed at dispatch: no message
   output logic                   err_ready_o,
@@ -39,6 +46,7 @@ module nic_cmpl #(
   output logic                   done_ready_o,
   input  logic [7:0]             done_msg_id_i,
   input  logic [7:0]             done_status_i,
+  input  logic                   done_event_i,  // the failure is the remote event's own (INFO 3)
   // state
   output logic [NumVp*8-1:0]     outstanding_o,
   output logic [NumVp*32-1:0]    cq_tail_o,
@@ -76,6 +84,14 @@ module nic_cmpl #(
   logic [31:0]  info_q;
   logic [MsgW-1:0] id_q;
   logic         msg_q;      // a message slot to free
+  // the local event of each slot: keyed (translated with lvk_q), lost to a fence
+  logic [NM-1:0] lvk_v_q, lost_q;
+  logic [15:0]   lvk_q [NM];
+  logic          ev_ok;      // write the local event
+  /* verilator lint_off UNUSEDSIGNAL */  // the fields the table keeps beside the record
+  nic_cmpl_pkg::rec_t rin;   // the record written at dispatch
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign rin = rec_i;
 
   // lowest free slot
   always_comb begin
@@ -116,7 +132,8 @@ module nic_cmpl #(
     e.phase    = !tail[lg];
     e.len      = (st_q == nic_formats_pkg::NIC_STATUS_OK) ? r_q.len : '0;
     e.info     = info_q;
-    wr_valid_o = (state_q == SEv && r_q.lev && st_q == nic_formats_pkg::NIC_STATUS_OK) || (state_q == SCq && want_cq);
+    ev_ok      = r_q.lev && st_q == nic_formats_pkg::NIC_STATUS_OK;
+    wr_valid_o = (state_q == SEv && ev_ok) || (state_q == SCq && want_cq);
     wr_len_o   = 6'd16;
     wr_last_o  = 1'b1;
     if (state_q == SEv) begin
@@ -135,15 +152,31 @@ module nic_cmpl #(
 
   logic [MsgW-1:0] did;
   assign did = MsgW'(done_msg_id_i);
+  /* verilator lint_off UNUSEDSIGNAL */  // only its type
+  nic_cmpl_pkg::rec_t done_rec;
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign done_rec = tab_q[did];
+  // slot i's local event is lost: before, or by the fence of this cycle
+  function automatic logic lost_now(input logic [MsgW-1:0] i);
+    return lost_q[i] || (inv_active_i && lvk_v_q[i] && lvk_q[i] == inv_key_i);
+  endfunction
+  assign inv_hold_o = inv_active_i && state_q == SEv && ev_ok && !r_q.lev_phys && r_q.lev_key == inv_key_i;
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      state_q <= SIdle; busy_q <= '0; r_q <= '0; st_q <= '0; info_q <= '0; id_q <= '0; msg_q <= 1'b0;
+      state_q <= SIdle; busy_q <= '0; r_q <= '0; lvk_v_q <= '0; lost_q <= '0; st_q <= '0; info_q <= '0; id_q <= '0; msg_q <= 1'b0;
       outstanding_o <= '0; cq_tail_o <= '0; cq_irq_o <= '0;
     end else begin
       cq_irq_o <= '0;
+      // the fence: every slot whose local event was translated with the fenced key loses it
+      for (int i = 0; i < NM; i++) begin
+        if (lost_now(MsgW'(i))) lost_q[i] <= 1'b1;
+      end
       if (rec_we_i && free_ok_o) begin
-        tab_q[free_id_o]  <= (rec_i);
-        busy_q[free_id_o] <= 1'b1;
+        tab_q[free_id_o]   <= (rec_i);
+        busy_q[free_id_o]  <= 1'b1;
+        lvk_v_q[free_id_o] <= rin.lev && !rin.lev_phys;
+        lvk_q[free_id_o]   <= rin.lev_key;
+        lost_q[free_id_o]  <= inv_active_i && rin.lev && !rin.lev_phys && rin.lev_key == inv_key_i;
       end
       unique case (state_q)
         SIdle: begin
@@ -152,12 +185,20 @@ module nic_cmpl #(
           end else if (fail_valid_i) begin
             r_q <= tab_q[fail_id_i]; st_q <= fail_status_i; info_q <= 32'd1; id_q <= fail_id_i; msg_q <= 1'b1;
           end else if (done_valid_i) begin
-            r_q <= tab_q[did]; st_q <= done_status_i; info_q <= (done_status_i == nic_formats_pkg::NIC_STATUS_OK) ? 32'd0 : 32'd2;
-            id_q <= did; msg_q <= 1'b1;
+            r_q <= tab_q[did]; id_q <= did; msg_q <= 1'b1;
+            if (done_status_i == nic_formats_pkg::NIC_STATUS_OK && lost_now(did)) begin
+              st_q <= nic_formats_pkg::NIC_STATUS_BAD_KEY; info_q <= 32'd3;  // the transfer done, its event lost
+            end else begin
+              st_q <= done_status_i;
+              // INFO: the remote event's own check (3), a read's local destination (1: the status
+              // found here, bit 7 clear), else the remote address or data (2)
+              info_q <= (done_status_i == nic_formats_pkg::NIC_STATUS_OK) ? 32'd0 : done_event_i ? 32'd3
+                        : (!done_status_i[7] && done_rec.typ == 4'(nic_formats_pkg::NIC_DESC_TYPE_RDMA_READ)) ? 32'd1 : 32'd2;
+            end
           end
           if (err_valid_i || fail_valid_i || done_valid_i) state_q <= SEv;
         end
-        SEv: if (!(r_q.lev && st_q == nic_formats_pkg::NIC_STATUS_OK) || wr_ready_i) state_q <= SCq;
+        SEv: if (!ev_ok || wr_ready_i) state_q <= SCq;
         SCq: if (!want_cq || wr_ready_i) begin
           if (want_cq) cq_tail_o[32'(v)*32 +: 32] <= tail + 32'd1;
           if (want_cq && r_q.intr) cq_irq_o[v] <= 1'b1;

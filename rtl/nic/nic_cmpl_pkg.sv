@@ -4,6 +4,8 @@ package nic_cmpl_pkg;
   typedef struct packed {
     logic [127:0] lev_data;  // the local event's 16 bytes
     logic [47:0]  lev_pa;    // the local event's physical address (translated at dispatch)
+    logic [15:0]  lev_key;   // the key it was translated with (a fence of that key drops the event)
+    logic         lev_phys;  // the address is physical (no key)
     logic         lev;       // write the local event on success
     logic         intr;      // raise the VP's CQ interrupt cause with the CQ entry
     logic         cq_ok;     // write a CQ entry on success too
@@ -14,5 +16,5 @@ package nic_cmpl_pkg;
     logic [4:0]   vp;
   } rec_t;
   // $bits(rec_t), written out: Yosys 0.23 cannot take $bits of a type (nic_cmpl checks the two agree)
-  localparam int RecW = 250;
+  localparam int RecW = 267;
 endpackage

@@ -58,6 +58,11 @@ module nic_exec #(
   output logic                   xl_rsp_ready_o,
   input  logic [7:0]             xl_rsp_status_i,
   input  logic [47:0]            xl_rsp_paddr_i,
+  // the fence of a region-table change (nic_inval): a local event's translation of inv_key_i
+  // not yet in the message table fails the descriptor (BAD_KEY, INFO 3), nothing sent
+  input  logic                   inv_active_i,
+  input  logic [15:0]            inv_key_i,
+  output logic                   inv_hold_o,
   // engine 0
   output logic                   job_valid_o,
   input  logic                   job_ready_i,
@@ -184,6 +189,8 @@ module nic_exec #(
     r.intr     = c.intr;
     r.lev      = c.lev && (vstat == nic_formats_pkg::NIC_STATUS_OK);
     r.lev_pa   = lev_pa_q;
+    r.lev_key  = c.phys ? '0 : levw[63:48];
+    r.lev_phys = c.phys;
     r.lev_data = levd;
   end
   assign rec_o = r;
@@ -339,6 +346,12 @@ module nic_exec #(
   end
 `endif
 
+  // ---------------------------------------------------------------- the fence (nic_inval)
+  logic kill;  // the descriptor's local event is translated (or being) with the fenced key
+  assign kill = inv_active_i && c.lev && !c.phys && levw[63:48] == inv_key_i
+                && (state_q == SLev || state_q == SLocal || state_q == SGo);
+  assign inv_hold_o = kill;
+
   // ---------------------------------------------------------------- control
   assign err_valid_o  = state_q == SErr;
   assign err_status_o = err_q;
@@ -407,6 +420,8 @@ module nic_exec #(
             xl_sent_q <= 1'b0;
             if (xl_rsp_status_i != nic_formats_pkg::NIC_STATUS_OK) begin
               err_q <= xl_rsp_status_i; info_q <= (state_q == SLev) ? 32'd3 : 32'd1; state_q <= SErr;
+            end else if (kill) begin
+              err_q <= nic_formats_pkg::NIC_STATUS_BAD_KEY; info_q <= 32'd3; state_q <= SErr;
             end else if (state_q == SLev) begin
               lev_pa_q <= xl_rsp_paddr_i;
               state_q  <= (c.type_ == nic_formats_pkg::NIC_DESC_TYPE_RDMA_READ) ? SLocal : SGo;
@@ -415,7 +430,9 @@ module nic_exec #(
             end
           end
         end
-        SGo: if (free_ok_i && rec_we_o) begin
+        SGo: if (kill && !(free_ok_i && rec_we_o)) begin
+          err_q <= nic_formats_pkg::NIC_STATUS_BAD_KEY; info_q <= 32'd3; state_q <= SErr;
+        end else if (free_ok_i && rec_we_o) begin
           id_q <= free_id_i;
           if (c.type_ == nic_formats_pkg::NIC_DESC_TYPE_RDMA_WRITE) begin
             ev_q[32'(2'(ev_n_q - {2'd0, ev_pop}))*EvW +: EvW] <= {revd, 256'(eh)};

@@ -71,6 +71,9 @@ package nic_formats_pkg;
   localparam int unsigned NIC_KEY_CTRL_ATT_BASE_LSB = 16;
   localparam int unsigned NIC_KEY_CTRL_ATT_BASE_WIDTH = 32;
   localparam logic [31:0] NIC_KEY_CTRL_ATT_BASE_RESET = 32'h0;
+  localparam logic [17:0] NIC_KEY_STATUS_OFFSET = 18'h20070;
+  localparam int unsigned NIC_KEY_STATUS_BUSY_LSB = 0;
+  localparam int unsigned NIC_KEY_STATUS_BUSY_WIDTH = 1;
   localparam logic [17:0] NIC_RX_ERR_OFFSET = 18'h20060;
   localparam int unsigned NIC_RX_ERR_CODE_LSB = 0;
   localparam int unsigned NIC_RX_ERR_CODE_WIDTH = 8;
@@ -241,6 +244,21 @@ package nic_formats_pkg;
     logic [15:0] key;   // [63:48]
     logic [47:0] addr;  // [47:0]
   } vaddr_t;
+  // ack_aux (64 bits): The AUX word of an ACK or NACK packet.
+  localparam int unsigned NIC_ACK_AUX_BITS = 64;
+  localparam int unsigned NIC_ACK_AUX_STATUS_LSB = 0;
+  localparam int unsigned NIC_ACK_AUX_STATUS_WIDTH = 8;
+  localparam int unsigned NIC_ACK_AUX_EVENT_LSB = 8;
+  localparam int unsigned NIC_ACK_AUX_EVENT_WIDTH = 1;
+  localparam int unsigned NIC_ACK_AUX_TAG_LSB = 16;
+  localparam int unsigned NIC_ACK_AUX_TAG_WIDTH = 16;
+  typedef struct packed {
+    logic [31:0] rsvd_32;  // [63:32] reserved
+    logic [15:0] tag;      // [31:16]
+    logic [6:0]  rsvd_9;   // [15:9] reserved
+    logic        event_;   // [8]
+    logic [7:0]  status;   // [7:0] status
+  } ack_aux_t;
   // cqe (128 bits): A completion-queue entry (16 bytes), written at CQ_BASE + 16 * index.
   localparam int unsigned NIC_CQE_BITS = 128;
   localparam int unsigned NIC_CQE_TAG_LSB = 0;

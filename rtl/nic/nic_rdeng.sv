@@ -22,6 +22,12 @@
 //              the status (the packets still go out, with zeros from that page on). xl_rsp_ready_o
 //              is always high (a response always has its slot); the response comes at least one
 //              cycle after its request is accepted.
+//   Fence    : while inv_active_i and the job's key is inv_key_i (not a physical job), the
+//              job's translations are withdrawn (nic_inval): no read is issued from the next
+//              cycle on, the rest of the job is zero frames, and its result carries BAD_KEY
+//              as for a later page that fails (a first translation still outstanding counts as
+//              failed: no packet). inv_hold_o stays high while such a translation is held or
+//              a lookup of it is outstanding.
 //   Reads    : rd_req_* (48-bit physical byte address, len 1..ReqBytes, a rolling tag) cut at
 //              ReqBytes-aligned addresses: the first request runs from the source address to the
 //              next ReqBytes boundary, the others are aligned, so every 32-byte frame of the
@@ -79,6 +85,10 @@ module nic_rdeng #(
   output logic         xl_rsp_ready_o,
   input  logic [7:0]   xl_rsp_status_i,
   input  logic [47:0]  xl_rsp_paddr_i,
+  // the fence of a region-table change (nic_inval)
+  input  logic         inv_active_i,
+  input  logic [15:0]  inv_key_i,
+  output logic         inv_hold_o,
   // DMA read channel (a cmn_dma_arb master in the NIC; responses in request order)
   output logic         rd_req_valid_o,
   input  logic         rd_req_ready_i,
@@ -145,7 +155,8 @@ module nic_rdeng #(
   logic [47:0]  xl_next_q;             // ADDR of the next page to translate
   logic [31:0]  xl_left_q;             // job bytes in pages not yet requested
   logic         xl_stop_q;             // a page failed: no more requests
-  logic         xq_take, xr_take, xr_ok, xl_go;
+  logic         xq_take, xr_take, xr_ok, xl_go, kill;
+  logic [7:0]   xr_st;                 // the answer's status (BAD_KEY when its key is fenced)
   logic [12:0]  pg0_bytes;             // job bytes the first page can hold (1..4096)
   logic [31:0]  xl_plen;
 
@@ -158,7 +169,12 @@ module nic_rdeng #(
   assign xl_rsp_ready_o   = 1'b1;
   assign xq_take   = xq_v_q && xl_req_ready_i;
   assign xr_take   = xl_rsp_valid_i;
-  assign xr_ok     = xl_rsp_status_i == nic_formats_pkg::NIC_STATUS_OK;
+  assign kill      = inv_active_i && !j_phys_q && j_skey_q == inv_key_i && (fe_q == S_XL0 || fe_q == S_READ);
+  assign xr_st     = (kill && xl_rsp_status_i == nic_formats_pkg::NIC_STATUS_OK) ? nic_formats_pkg::NIC_STATUS_BAD_KEY
+                                                                                  : xl_rsp_status_i;
+  assign xr_ok     = xr_st == nic_formats_pkg::NIC_STATUS_OK;
+  assign inv_hold_o = kill && (fe_q == S_XL0 || xq_v_q || xq_wait_q || (cur_v_q && !cur_err_q)
+                               || (nxt_v_q && !nxt_err_q));
   assign pg0_bytes = 13'h1000 - {1'b0, job_src_i[11:0]};
   assign xl_plen   = (xl_left_q > 32'h1000) ? 32'h1000 : xl_left_q;
   assign xl_go     = fe_q == S_READ && xl_left_q != '0 && !xl_stop_q && !xq_v_q && !xq_wait_q &&
@@ -174,6 +190,7 @@ module nic_rdeng #(
   logic [ReqLog:0]    rd_frm;
   logic [CntW-1:0]    fifo_cnt;
   logic               zf, zf_last, rd_done;
+  logic [5:0]         zf_bytes;        // source bytes a zero frame stands for (to the next frame)
   logic [OutW-1:0]    inflight;        // frames requested from the DMA, not yet arrived
 
   assign rd_room = (ReqLog+1)'(ReqBytes) - (ReqLog+1)'(rd_addr_q[ReqLog-1:0]);
@@ -191,11 +208,12 @@ module nic_rdeng #(
   assign pg_end  = 13'(rd_addr_q[11:0]) + 13'(rd_len) == 13'h1000;
   assign pg_pop  = rd_take && pg_end;
 
-  // Zero fill (the cursor's page failed; it starts on a page boundary): one zero frame a cycle
+  // Zero fill (the cursor's page failed: it starts on a page boundary, or anywhere after a fence): one zero frame a cycle
   // once every DMA frame has arrived, within the credit.
   assign zf      = fe_q == S_READ && rd_rem_q != '0 && cur_v_q && cur_err_q && inflight == '0 &&
-                   32'(outst_q) < FifoFrames;
-  assign zf_last = rd_rem_q <= 32'd32;
+                   32'(outst_q) < FifoFrames && !xq_v_q && !xq_wait_q;  // (a fence may leave a lookup out)
+  assign zf_bytes = 6'd32 - 6'(rd_addr_q[4:0]);  // a fence may stop the job before its first read
+  assign zf_last  = rd_rem_q <= 32'(zf_bytes);
   assign rd_done = (rd_take && rd_last) || (zf && zf_last);
 
   always_comb begin
@@ -211,6 +229,10 @@ module nic_rdeng #(
       end else begin
         n_v = 1'b1;  n_err = !xr_ok;  n_ppn = xl_rsp_paddr_i[47:12];
       end
+    end
+    if (kill && fe_q == S_READ) begin  // the fence: no read from the held pages
+      c_err = c_err || c_v;
+      n_err = n_err || n_v;
     end
     if (rd_done || (fe_q == S_XL0 && xr_take && !xr_ok)) begin
       c_v = 1'b0;
@@ -270,7 +292,11 @@ module nic_rdeng #(
       end
       if (xr_take && !xr_ok) begin
         xl_stop_q <= 1'b1;
-        st_code_q <= xl_rsp_status_i;
+        st_code_q <= xr_st;
+      end
+      if (kill && fe_q == S_READ) begin
+        xl_stop_q <= 1'b1;
+        if (st_code_q == nic_formats_pkg::NIC_STATUS_OK) st_code_q <= nic_formats_pkg::NIC_STATUS_BAD_KEY;
       end
       // reads
       if (rd_take) begin
@@ -279,8 +305,8 @@ module nic_rdeng #(
         tag_q     <= tag_q + TagW'(1);
       end
       if (zf) begin
-        rd_addr_q <= rd_addr_q + 48'd32;
-        rd_rem_q  <= zf_last ? '0 : rd_rem_q - 32'd32;
+        rd_addr_q <= rd_addr_q + 48'(zf_bytes);
+        rd_rem_q  <= zf_last ? '0 : rd_rem_q - 32'(zf_bytes);
       end
       unique case (fe_q)
         S_IDLE: if (job_take) begin

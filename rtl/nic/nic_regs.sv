@@ -1,8 +1,10 @@
 // nic_regs: the NIC's register block (docs/nic.md section 5, map in docs/nic_formats.md): the
 // MMIO slave decoding the 32 user pages (one per VP) and the privileged page.
-//   MMIO      : one request per cycle (mmio_req_ready_o is always 1); a read is answered by
-//               mmio_rsp_valid_o one cycle after it was accepted. Unmapped offsets read 0 and
-//               ignore writes.
+//   MMIO      : one request per cycle; a read is answered by mmio_rsp_valid_o one cycle after it
+//               was accepted. Unmapped offsets read 0 and ignore writes. mmio_req_ready_o is 1
+//               except for a KEY_CTRL write while a fence is under way (key_busy_i, nic_inval) or
+//               the previous KEY_CTRL commit is in this cycle: it waits until the fence is over.
+//               KEY_STATUS.BUSY reads key_busy_i or a commit in this cycle.
 //   DQ window : a write anywhere in a VP page's 0x000..0x7F8 is a PIO word for that VP's DQ
 //               (pio_*; nic_dq says when it was dropped: the VP's ERR then records DQ_OVERFLOW).
 //   Set-up    : the privileged registers (VPC array, NODE_ID, KEY_*, ATT_*) are held here and
@@ -77,6 +79,7 @@ module nic_regs #(
   input  logic [NumVp-1:0]       mpq_irq_i,    // pulse: a mini-packet was written into the MPQ
   input  logic                   rx_err_valid_i,
   input  logic [63:0]            rx_err_i,     // RX_ERR fields CODE, PTYPE, SRC_NODE; COUNT: errors reported (1, 2)
+  input  logic                   key_busy_i,   // a region-table fence is under way (nic_inval)
   output logic                   irq_o
 );
 
@@ -104,7 +107,7 @@ module nic_regs #(
   logic                rsp_q, irq_q;
 
   // ---------------------------------------------------------------- decode
-  logic        user, priv, wr, rd;
+  logic        user, priv, wr, rd, key_wait;
   logic [4:0]  vp;      // the user page, or the VPC element
   logic [11:0] uoff;    // offset inside a user page
   logic [17:0] poff;    // privileged offset
@@ -119,10 +122,12 @@ module nic_regs #(
     vpc  = priv && mmio_req_addr_i >= nic_formats_pkg::NIC_VPC_OFFSET
            && 32'(mmio_req_addr_i) - 32'(nic_formats_pkg::NIC_VPC_OFFSET) < NumVp * 32'(nic_formats_pkg::NIC_VPC_STRIDE);
     voff = mmio_req_addr_i[5:0];
-    wr   = mmio_req_valid_i && mmio_req_write_i;
+    key_wait = mmio_req_valid_i && mmio_req_write_i && priv && poff == 18'(nic_formats_pkg::NIC_KEY_CTRL_OFFSET)
+               && (key_busy_i || key_we_o);
+    wr   = mmio_req_valid_i && mmio_req_write_i && !key_wait;
     rd   = mmio_req_valid_i && !mmio_req_write_i;
   end
-  assign mmio_req_ready_o = 1'b1;
+  assign mmio_req_ready_o = !key_wait;
 
   // DQ window and doorbells are decoded combinationally (one cycle less on the PIO path)
   assign pio_valid_o = wr && user && uoff < 12'(nic_formats_pkg::NIC_VP_DQ_FREE_OFFSET);
@@ -298,6 +303,7 @@ module nic_regs #(
           nic_formats_pkg::NIC_IRQ_ENABLE_OFFSET: rdata_q <= 64'(irq_enable_q);
           nic_formats_pkg::NIC_ATT_INDEX_OFFSET:  rdata_q <= 64'(att_index_q);
           nic_formats_pkg::NIC_KEY_SEL_OFFSET:    rdata_q <= 64'(key_sel_q);
+          nic_formats_pkg::NIC_KEY_STATUS_OFFSET: rdata_q <= 64'(key_busy_i || key_we_o);
           nic_formats_pkg::NIC_KEY_BASE_OFFSET:   rdata_q <= 64'(key_base_q);
           nic_formats_pkg::NIC_KEY_LEN_OFFSET:    rdata_q <= 64'(key_len_q);
           nic_formats_pkg::NIC_KEY_CTRL_OFFSET:   rdata_q <= key_ctrl_q;

@@ -21,6 +21,14 @@
 //   ACK / NACK        : reported to the completion unit (done_*; a NACK's status gets bit 7).
 //   anything else     : dropped and reported (rx_err_*); a message for another node is also
 //                       answered NACK (BAD_NODE) at its end, so that its sender completes.
+//   Fence             : while inv_active_i, a translation of inv_key_i is not used again: the
+//                       packet being written finishes (its beats were taken with the old
+//                       translation before the commit or go out now, before the fence ends), a
+//                       held last beat closes its transaction at once, and the message is failed
+//                       with BAD_KEY (no later byte written, answered or reported once at its end,
+//                       as a failed check is). A lookup of that key outstanding, or answered OK
+//                       while the fence is active, counts as failed. inv_hold_o stays high until
+//                       none is held and none is outstanding.
 // One message per VC is in progress at a time (on VC0 the sender keeps a message's packets
 // together; on VC1 only answers, which touch no message state, come between a read's packets; on
 // the router network a table per source replaces m_* here). Writes: one engine 2 transaction per
@@ -65,6 +73,10 @@ module nic_rx #(
   output logic                xl_rsp_ready_o,
   input  logic [7:0]          xl_rsp_status_i,
   input  logic [47:0]         xl_rsp_paddr_i,
+  // the fence of a region-table change (nic_inval): translations of inv_key_i are withdrawn
+  input  logic                inv_active_i,
+  input  logic [15:0]         inv_key_i,
+  output logic                inv_hold_o,     // a translation of inv_key_i may still be used here
   // engine 2 write client
   output logic                wr_valid_o,
   input  logic                wr_ready_i,
@@ -84,11 +96,13 @@ module nic_rx #(
   output logic [4:0]          ack_src_vp_o, // this node's VP
   output logic [7:0]          ack_msg_id_o,
   output logic [7:0]          ack_status_o,
+  output logic                ack_event_o,    // a NACK for the remote event's own check (the data was written)
   // reports to the completion unit (ACK/NACK received, READ_DATA message written)
   output logic                done_valid_o,
   input  logic                done_ready_i,
   output logic [7:0]          done_msg_id_o,
   output logic [7:0]          done_status_o,
+  output logic                done_event_o,   // a NACK whose AUX says the remote event failed its own check
   // malformed packets
   output logic                rx_err_valid_o,
   output logic [63:0]         rx_err_o
@@ -123,6 +137,7 @@ module nic_rx #(
   logic        n_gen_q, m_gen_q;  // the message a prefetch was asked for (a new FIRST flips m_gen)
   logic        ans_q;          // answer after the current packet's writes (ack or done)
   logic [7:0]  ans_status_q;
+  logic        ans_ev_q;       // the answer is about the EVENT's own check (AUX EVENT bit)
   logic [63:0] mp_word_q;      // MP: the header word of the entry
   // the outcome of each message with REV, by MSG_ID, for its EVENT: other messages may pass
   // between a message and its EVENT on VC0 (nic_exec sends an RDMA write's EVENT after engine 0's
@@ -208,7 +223,7 @@ module nic_rx #(
         end
       end
       SHold: begin
-        wr_valid_o = in_valid_i;
+        wr_valid_o = in_valid_i || kill_m;  // the fence closes the transaction at once
         wr_addr_o  = hb_addr_q;
         wr_len_o   = hb_len_q;
         wr_data_o  = hb_data_q;
@@ -239,7 +254,7 @@ module nic_rx #(
   // SHold: the flit that shows is the message's next packet (the held beat continues the
   // transaction, and the head is taken with it); a head is taken (take_head)
   logic cont, take_head;
-  assign cont = state_q == SHold && typ_ok && h.dst_node == node_id_i && !h.first
+  assign cont = state_q == SHold && !kill_m && typ_ok && h.dst_node == node_id_i && !h.first
                 && h.ptype == ((Vc == 0) ? nic_formats_pkg::NIC_PKT_TYPE_WRITE : nic_formats_pkg::NIC_PKT_TYPE_READ_DATA)
                 && !(h.last && h.aux[7:0] != nic_formats_pkg::NIC_STATUS_OK);
   assign take_head = in_valid_i && in_ready_o && (state_q == SHead || cont);
@@ -299,13 +314,30 @@ module nic_rx #(
   assign ack_src_vp_o = h_q.dst_vp;
   assign ack_msg_id_o = h_q.msg_id;
   assign ack_status_o = ans_status_q;
+  assign ack_event_o  = ans_ev_q;
+  assign done_event_o = ans_ev_q;
   assign done_valid_o = state_q == SDone;
   assign done_msg_id_o = h_q.msg_id;
   assign done_status_o = ans_status_q;
 
+  // ---------------------------------------------------------------- the fence (nic_inval)
+  // kill_m: the message's translations are of the key withdrawn; kill_e: the EVENT's.
+  logic kill_m, kill_e, kill_now;
+  assign kill_m = inv_active_i && !m_phys_q && m_key_q == inv_key_i;
+  assign kill_e = inv_active_i && !h_q.phys && h_q.addr.key == inv_key_i
+                  && (state_q == SEvXl || state_q == SEvData);
+  // the message is failed at once, except in the middle of a packet's writes (SData: its beats
+  // go out with the translation they started with; the next packet finds the message failed)
+  assign kill_now = kill_m && state_q != SData && !(take_head && h.first);  // not a new message's head
+  assign inv_hold_o = (kill_m && (c_ok_q || n_ok_q || n_pend_q || state_q == SHold
+                                  || ((state_q == SCheck || state_q == SXlate) && !h_q.phys)
+                                  || (state_q == SData && m_ok_q)))
+                      || kill_e;
+
   // ---------------------------------------------------------------- state
-  logic [7:0] st;
-  assign st = xl_rsp_status_i;
+  logic [7:0] st;  // a lookup answered OK while its key is fenced counts as failed
+  assign st = ((state_q == SEvXl) ? kill_e : kill_m) && xl_rsp_status_i == nic_formats_pkg::NIC_STATUS_OK
+              ? nic_formats_pkg::NIC_STATUS_BAD_KEY : xl_rsp_status_i;
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       state_q <= SHead;
@@ -313,7 +345,7 @@ module nic_rx #(
       c_ok_q <= 1'b0; n_ok_q <= 1'b0; n_pend_q <= 1'b0; c_vpn_q <= '0; c_ppn_q <= '0;
       n_vpn_q <= '0; n_ppn_q <= '0; ans_q <= 1'b0; ans_status_q <= '0; mp_word_q <= '0;
       mpq_tail_o <= '0; mpq_irq_o <= '0; rx_err_valid_o <= 1'b0; rx_err_o <= '0;
-      n_gen_q <= 1'b0; m_gen_q <= 1'b0; out_q <= 1'b0; m_key_q <= '0; m_vp_q <= '0; m_phys_q <= 1'b0;
+      n_gen_q <= 1'b0; m_gen_q <= 1'b0; out_q <= 1'b0; ans_ev_q <= 1'b0; m_key_q <= '0; m_vp_q <= '0; m_phys_q <= 1'b0;
       rev_st_q <= '0; hb_addr_q <= '0; hb_len_q <= '0; hb_data_q <= '0;
     end else begin
       mpq_irq_o      <= '0;
@@ -330,7 +362,7 @@ module nic_rx #(
       end
       if (xl_rsp_valid_i && n_pend_q) begin  // kept only for the message that asked for it
         n_pend_q <= 1'b0;
-        n_ok_q   <= xl_rsp_status_i == nic_formats_pkg::NIC_STATUS_OK && n_gen_q == m_gen_q;
+        n_ok_q   <= xl_rsp_status_i == nic_formats_pkg::NIC_STATUS_OK && n_gen_q == m_gen_q && !kill_m;
         n_ppn_q  <= xl_rsp_paddr_i[47:12];
       end
       // a head is taken in SHead, or in SHold with the held beat when it continues the read
@@ -338,6 +370,7 @@ module nic_rx #(
         h_q    <= h;
         flit_q <= 3'd1;
         ans_q  <= 1'b0;
+        ans_ev_q <= 1'b0;
         if (!typ_ok || h.dst_node != node_id_i) begin
           // another node's message (on the back-to-back link no one else can take it): answered
           // NACK BAD_NODE at its end (a WRITE with REV at its EVENT), so its sender completes
@@ -401,6 +434,7 @@ module nic_rx #(
             end
             default: begin  // ACK, NACK
               ans_status_q <= (h.ptype == nic_formats_pkg::NIC_PKT_TYPE_NACK) ? (h.aux[7:0] | 8'h80) : nic_formats_pkg::NIC_STATUS_OK;
+              ans_ev_q     <= h.ptype == nic_formats_pkg::NIC_PKT_TYPE_NACK && h.aux[nic_formats_pkg::NIC_ACK_AUX_EVENT_LSB];
               ans_q <= 1'b1;
               state_q <= SDrop;
             end
@@ -418,8 +452,8 @@ module nic_rx #(
           c_vpn_q <= h_q.addr.addr[47:12];
           c_ppn_q <= xl_rsp_paddr_i[47:12];
           if (state_q == SEvXl) begin
-            if (st != nic_formats_pkg::NIC_STATUS_OK) begin
-              ans_status_q <= st; ans_q <= 1'b1; state_q <= SDrop;
+            if (st != nic_formats_pkg::NIC_STATUS_OK) begin  // the event's own check: AUX EVENT
+              ans_status_q <= st; ans_ev_q <= 1'b1; ans_q <= 1'b1; state_q <= SDrop;
             end else begin
               ans_status_q <= nic_formats_pkg::NIC_STATUS_OK; ans_q <= 1'b1; state_q <= SEvData;
             end
@@ -461,11 +495,20 @@ module nic_rx #(
             end
           end
         end
-        SHold: if (in_valid_i && wr_ready_i && !cont) state_q <= SHead;
+        SHold: if ((in_valid_i || kill_m) && wr_ready_i && !cont) state_q <= SHead;
         SAck:  if (ack_ready_i) state_q <= SHead;
         SDone: if (done_ready_i) state_q <= SHead;
         default: state_q <= SHead;
       endcase
+      // the fence: the message's pages are dropped, and the message fails (answered at its end)
+      if (kill_m) begin
+        c_ok_q <= 1'b0;
+        n_ok_q <= 1'b0;
+      end
+      if (kill_now && m_ok_q) begin
+        m_ok_q     <= 1'b0;
+        m_status_q <= nic_formats_pkg::NIC_STATUS_BAD_KEY;
+      end
       // an MP that cannot be written is refused before any beat
       if (state_q == SMp && flit_q == 3'd1 && mp_refuse) begin
         state_q <= SDrop;

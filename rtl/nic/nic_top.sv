@@ -94,6 +94,11 @@ module nic_top #(
   logic [15:0]         err_code;
   logic [31:0]         err_tag;
   logic                rx_err_valid, rx_err0_valid, rx_err1_valid;
+  // the fence of a region-table change (nic_inval): holders 0 exec, 1 completion, 2 engine 0,
+  // 3 engine 1, 4 rx VC0, 5 rx VC1
+  logic                inv_busy, inv_active, key_fence;
+  logic [15:0]         inv_key;
+  logic [5:0]          inv_hold;
   logic [63:0]         rx_err, rx_err0, rx_err1;
 
   nic_regs #(.NumVp(NumVp), .DqWords(DqWords), .NumKeys(NumKeys), .AttLog2(AttLog2), .ErrPorts(2)) u_regs (
@@ -112,6 +117,7 @@ module nic_top #(
     .tx_pkts_i(tx_pkts_q), .rx_pkts_i(rx_pkts_q),
     .err_valid_i(err_valid), .err_vp_i(err_vp), .err_code_i(err_code), .err_tag_i(err_tag),
     .cq_irq_i(cq_irq), .mpq_irq_i(mpq_irq), .rx_err_valid_i(rx_err_valid), .rx_err_i(rx_err),
+    .key_busy_i(inv_busy),
     .irq_o);
 
   // ---------------------------------------------------------------- DQs and the host-DQ fetcher
@@ -194,10 +200,16 @@ module nic_top #(
   nic_att #(.NumVp(NumVp), .NumKeys(NumKeys), .AttLog2(AttLog2), .AttLat(AttLat), .Clients(NX)) u_att (
     .clk_i, .rst_ni,
     .key_we_i(key_we), .key_sel_i(key_sel), .key_base_i(key_base), .key_len_i(key_len), .key_ctrl_i(key_ctrl),
-    .att_we_i(att_we), .att_index_i(att_index), .att_ppn_i(att_ppn),
+    .att_we_i(att_we), .att_index_i(att_index), .att_ppn_i(att_ppn), .key_fence_o(key_fence),
     .req_valid_i(xq_valid), .req_ready_o(xq_ready), .req_vp_i(xq_vp), .req_addr_i(xq_addr),
     .req_len_i(xq_len), .req_write_i(xq_write), .req_phys_i(xq_phys), .req_phys_ok_i(xq_phys_ok),
     .rsp_valid_o(xs_valid), .rsp_ready_i(xs_ready), .rsp_status_o(xs_status), .rsp_paddr_o(xs_paddr));
+
+  nic_inval #(.Holders(6), .RdW(8)) u_inval (
+    .clk_i, .rst_ni, .fence_i(key_fence), .fence_key_i(key_sel),
+    .active_o(inv_active), .key_o(inv_key), .hold_i(inv_hold),
+    .rd_issue_i(rd_req_valid_o && rd_req_ready_i), .rd_done_i(rd_rsp_valid_i && rd_rsp_ready_o && rd_rsp_last_i),
+    .busy_o(inv_busy));
 
   // ---------------------------------------------------------------- execution and completion
   logic        free_ok, rec_we, start, cerr_valid, cerr_ready, fail_valid, fail_ready;
@@ -227,6 +239,7 @@ module nic_top #(
     .xl_req_addr_o(xq_addr[0 +: 64]), .xl_req_len_o(xq_len[0 +: 32]), .xl_req_phys_o(xq_phys[0]),
     .xl_req_phys_ok_o(xq_phys_ok[0]), .xl_rsp_valid_i(xs_valid[0]), .xl_rsp_ready_o(xs_ready[0]),
     .xl_rsp_status_i(xs_status[0 +: 8]), .xl_rsp_paddr_i(xs_paddr[0 +: 48]),
+    .inv_active_i(inv_active), .inv_key_i(inv_key), .inv_hold_o(inv_hold[0]),
     .job_valid_o(j0_valid), .job_ready_i(j0_ready), .job_vp_o(j0_vp), .job_src_o(j0_src),
     .job_phys_o(j0_phys), .job_phys_ok_o(j0_phys_ok), .job_len_o(j0_len), .job_dst_o(j0_dst),
     .job_head_o(j0_head), .res_valid_i(r0_valid), .res_ready_o(r0_ready), .res_status_i(r0_status),
@@ -244,14 +257,17 @@ module nic_top #(
   logic [WrW-1:0]   wr;
   logic         d_valid, d_ready;
   logic [7:0]   d_msg_id, d_status;
+  logic         d_event;
 
   nic_cmpl #(.NumVp(NumVp), .MsgW(MsgW)) u_cmpl (
     .clk_i, .rst_ni, .cq_base_i(cq_base), .cq_log2_i(cq_log2),
     .free_ok_o(free_ok), .free_id_o(free_id), .rec_we_i(rec_we), .rec_i(rec), .start_i(start),
     .start_vp_i(start_vp),
+    .inv_active_i(inv_active), .inv_key_i(inv_key), .inv_hold_o(inv_hold[1]),
     .err_valid_i(cerr_valid), .err_ready_o(cerr_ready), .err_status_i(cerr_status), .err_info_i(cerr_info),
     .fail_valid_i(fail_valid), .fail_ready_o(fail_ready), .fail_id_i(fail_id), .fail_status_i(fail_status),
     .done_valid_i(d_valid), .done_ready_o(d_ready), .done_msg_id_i(d_msg_id), .done_status_i(d_status),
+    .done_event_i(d_event),
     .outstanding_o(outstanding), .cq_tail_o(cq_tail), .cq_irq_o(cq_irq),
     .rep_valid_o(err_valid[0]), .rep_vp_o(err_vp[0 +: 5]), .rep_code_o(err_code[0 +: 8]), .rep_tag_o(err_tag[0 +: 16]),
     .wr_valid_o(wc_valid[2]), .wr_ready_i(wc_ready[2]), .wr_addr_o(wc_data[2*WrW + 262 +: 48]),
@@ -323,6 +339,7 @@ module nic_top #(
       .xl_req_phys_o(xq_phys[1 + n]), .xl_req_phys_ok_o(xq_phys_ok[1 + n]),
       .xl_rsp_valid_i(xs_valid[1 + n]), .xl_rsp_ready_o(xs_ready[1 + n]),
       .xl_rsp_status_i(xs_status[(1 + n)*8 +: 8]), .xl_rsp_paddr_i(xs_paddr[(1 + n)*48 +: 48]),
+      .inv_active_i(inv_active), .inv_key_i(inv_key), .inv_hold_o(inv_hold[2 + n]),
       .rd_req_valid_o(rm_valid[n]), .rd_req_ready_i(rm_ready[n]),
       .rd_req_addr_o(rm_data[n*RdReqW + 13 +: 48]), .rd_req_len_o(rm_data[n*RdReqW +: 13]),
       .rd_req_tag_o(rm_tag[n*4 +: 4]),
@@ -339,12 +356,13 @@ module nic_top #(
   logic [13:0]  a_node;
   logic [4:0]   a_vp, a_src_vp;
   logic [7:0]   a_msg_id, a_status;
+  logic         a_event;
   logic [1:0]   x_done_valid;
   logic [15:0]  x_done;
 
   /* verilator lint_off UNUSEDSIGNAL */  // VC1's receiver has no jobs or answers, VC0's no reports
   for (genvar v = 0; v < 2; v++) begin : g_rx
-    logic        jv, dv, av, ev;
+    logic        jv, dv, av, ev, aev, dev;
     logic [255:0] jh;
     logic [7:0]  dm, ds, am, as;
     logic [13:0] an;
@@ -362,17 +380,19 @@ module nic_top #(
       .xl_req_phys_o(xq_phys[3 + v]), .xl_req_phys_ok_o(xq_phys_ok[3 + v]),
       .xl_rsp_valid_i(xs_valid[3 + v]), .xl_rsp_ready_o(xs_ready[3 + v]),
       .xl_rsp_status_i(xs_status[(3 + v)*8 +: 8]), .xl_rsp_paddr_i(xs_paddr[(3 + v)*48 +: 48]),
+      .inv_active_i(inv_active), .inv_key_i(inv_key), .inv_hold_o(inv_hold[4 + v]),
       .wr_valid_o(wc_valid[v]), .wr_ready_i(wc_ready[v]), .wr_addr_o(wc_data[v*WrW + 262 +: 48]),
       .wr_len_o(wc_data[v*WrW + 256 +: 6]), .wr_data_o(wc_data[v*WrW +: 256]), .wr_last_o(wc_last[v]),
       .job_valid_o(jv), .job_ready_i(v == 0 ? j1_ready && rq_room : 1'b0), .job_head_o(jh),
       .ack_valid_o(av), .ack_ready_i(v == 0 ? a_ready : 1'b0), .ack_node_o(an), .ack_vp_o(avp),
-      .ack_src_vp_o(asv), .ack_msg_id_o(am), .ack_status_o(as),
+      .ack_src_vp_o(asv), .ack_msg_id_o(am), .ack_status_o(as), .ack_event_o(aev),
       .done_valid_o(dv), .done_ready_i(v == 1 ? d_ready : 1'b0), .done_msg_id_o(dm), .done_status_o(ds),
+      .done_event_o(dev),
       .rx_err_valid_o(ev), .rx_err_o(re));
     if (v == 0) begin : g_vc0
       assign j1_valid = jv; assign rq_head = jh;
       assign a_valid = av; assign a_node = an; assign a_vp = avp; assign a_src_vp = asv;
-      assign a_msg_id = am; assign a_status = as;
+      assign a_msg_id = am; assign a_status = as; assign a_event = aev;
       assign rx_err0_valid = ev; assign rx_err0 = re; assign mpq_tail0 = mt; assign mpq_irq0 = mi;
     end else begin : g_vc1
       assign rx_err1_valid = ev; assign rx_err1 = re; assign mpq_tail1 = mt; assign mpq_irq1 = mi;
@@ -380,7 +400,7 @@ module nic_top #(
     assign x_done_valid[v] = dv;
     assign x_done[v*8 +: 8] = dm;
     if (v == 1) begin : g_done
-      assign d_valid = dv; assign d_msg_id = dm; assign d_status = ds;
+      assign d_valid = dv; assign d_msg_id = dm; assign d_status = ds; assign d_event = dev;
     end
   end
   /* verilator lint_on UNUSEDSIGNAL */
@@ -396,7 +416,7 @@ module nic_top #(
   nic_ackgen #(.ReqDepth(4)) u_ack (
     .clk_i, .rst_ni, .node_id_i(node_id),
     .ack_valid_i(a_valid), .ack_ready_o(a_ready), .ack_node_i(a_node), .ack_vp_i(a_vp),
-    .ack_src_vp_i(a_src_vp), .ack_msg_id_i(a_msg_id), .ack_status_i(a_status),
+    .ack_src_vp_i(a_src_vp), .ack_msg_id_i(a_msg_id), .ack_status_i(a_status), .ack_event_i(a_event),
     .req_push_i(j1_valid && j1_ready && rq_room), .req_head_i(rq_head), .req_room_o(rq_room),
     .res_valid_i(r1_valid), .res_ready_o(r1_ready), .res_status_i(r1_status), .res_msg_id_i(r1_msg_id),
     .pkt_valid_o(p1_valid[1]), .pkt_ready_i(p1_ready[1]), .pkt_data_o(p1_data[256 +: 256]), .pkt_last_o(p1_last[1]));

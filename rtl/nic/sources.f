@@ -10,6 +10,7 @@ rtl/nic/nic_cmpl.sv
 rtl/nic/nic_exec.sv
 rtl/nic/nic_ackgen.sv
 rtl/nic/nic_att.sv
+rtl/nic/nic_inval.sv
 rtl/nic/nic_rdfifo.sv
 rtl/nic/nic_pktz.sv
 rtl/nic/nic_rdeng.sv

@@ -105,15 +105,28 @@ void HostBus::drive(MmioPort& port, uint64_t now) {
   port.req_wdata = h.data[h.done];
 }
 
+void HostBus::resume_reader(Scheduler::ThreadId reader, uint64_t resume, uint64_t issued) {
+  stats_.read_cycles += resume - issued;
+  sched_.wake(reader, resume);
+}
+
 void HostBus::sample(const MmioPort& port, uint64_t now) {
+  while (!held_.empty() && order_->writes_applied(held_.front().mark)) {
+    const HeldRsp& h = held_.front();
+    resume_reader(h.reader, std::max(h.resume, now + 1), h.issued);
+    held_.pop_front();
+  }
   if (port.rsp_valid) {
     if (!read_outstanding_) throw ProtocolError(fmt::format("mmio_rsp_valid at cycle {} without a read outstanding", now));
     read_outstanding_ = false;
     outstanding_.slot->value = port.rsp_rdata;
     outstanding_.slot->done = true;
     const uint64_t resume = now + cfg_.rsp_latency;
-    stats_.read_cycles += resume - outstanding_.issued;
-    sched_.wake(outstanding_.reader, resume);
+    const uint64_t mark = order_ ? order_->write_mark() : 0;
+    if (order_ && (!held_.empty() || !order_->writes_applied(mark)))
+      held_.push_back({outstanding_.reader, resume, outstanding_.issued, mark});
+    else
+      resume_reader(outstanding_.reader, resume, outstanding_.issued);
   }
   if (!port.req_valid) return;
   if (!port.req_ready) {

@@ -5,7 +5,8 @@
 // buffer onto the link at depart = max(issue, previous depart + spacing) and is presented to the
 // device at depart + write_latency (reads: + read_latency), no earlier than `spacing` cycles
 // after the previous request was accepted. Only one read is outstanding at the device; the
-// reading thread resumes rsp_latency cycles after mmio_rsp_valid. The posted buffer holds the
+// reading thread resumes rsp_latency cycles after mmio_rsp_valid (and not before the device's earlier
+// DMA writes are in memory, with order_completions). The posted buffer holds the
 // requests that have not departed yet (buffer_entries); a thread issuing into a full buffer
 // waits, and waiting threads get the freed entries in arrival order (FIFO, so no CPU starves).
 // The link pipeline holds latency/spacing requests; when the device stops accepting, the link
@@ -31,6 +32,16 @@
 #include "sim/core/scheduler.hpp"
 
 namespace hpcnet::sim {
+
+// The writes a device sends towards host memory that a read completion from the same device must
+// not pass (PCIe ordering: a completion does not pass posted writes). write_mark() names every
+// write posted so far; writes_applied(mark) is true once all of them are in host memory.
+class CompletionOrder {
+ public:
+  virtual ~CompletionOrder() = default;
+  virtual uint64_t write_mark() const = 0;
+  virtual bool writes_applied(uint64_t mark) const = 0;
+};
 
 struct BusConfig {
   uint64_t write_latency = 40;  // issue to presentation at the device
@@ -69,7 +80,11 @@ class HostBus {
   void drive(MmioPort& port, uint64_t now);
   void sample(const MmioPort& port, uint64_t now);
 
-  bool idle() const { return queue_.empty() && !read_outstanding_; }
+  // A read's data reaches its thread only after the device's writes posted before the response
+  // (order: the device's DMA link; none: the response alone decides, as on a bus without DMA).
+  void order_completions(const CompletionOrder* order) { order_ = order; }
+
+  bool idle() const { return queue_.empty() && !read_outstanding_ && held_.empty(); }
   size_t queued() const { return queue_.size(); }
   const BusStats& stats() const { return stats_; }
 
@@ -105,6 +120,13 @@ class HostBus {
   uint64_t next_present_ = 0;  // previous request's first accepted word + its gap
   bool read_outstanding_ = false;
   Req outstanding_;
+  struct HeldRsp {               // a read response waiting for the writes posted before it
+    Scheduler::ThreadId reader = 0;
+    uint64_t resume = 0, issued = 0, mark = 0;
+  };
+  const CompletionOrder* order_ = nullptr;
+  std::deque<HeldRsp> held_;
+  void resume_reader(Scheduler::ThreadId reader, uint64_t resume, uint64_t issued);
   BusStats stats_;
 };
 

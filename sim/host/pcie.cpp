@@ -270,6 +270,7 @@ void PcieDma::accept_write(const PcieDmaPort& port, uint64_t now) {
     cur_.seq = seq_++;
     cur_.ready = now + 1;
     posted_.push_back(std::move(cur_));
+    ++write_tlps_formed_;
     cur_open_ = false;
   }
 }

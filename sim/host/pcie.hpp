@@ -108,7 +108,7 @@ struct PcieStats {
   double read_latency_mean() const { return reads_timed ? double(read_latency_sum) / double(reads_timed) : 0.0; }
 };
 
-class PcieDma {
+class PcieDma final : public CompletionOrder {
  public:
   explicit PcieDma(HostMemory& mem, PcieConfig cfg = {});
   PcieDma(const PcieDma&) = delete;
@@ -121,6 +121,10 @@ class PcieDma {
   void sample(const PcieDmaPort& port, uint64_t now);
 
   bool idle() const;
+  // CompletionOrder: the write TLPs formed so far (a transaction's beats form a TLP at its last
+  // beat or an MPS boundary), and whether they have all been applied to host memory.
+  uint64_t write_mark() const override { return write_tlps_formed_; }
+  bool writes_applied(uint64_t mark) const override { return stats_.writes_applied >= mark; }
   size_t reads_pending() const { return reqs_.size(); }  // accepted, last frame not yet accepted
   const PcieStats& stats() const { return stats_; }
   std::string describe() const;  // one line of state for a stall report
@@ -184,6 +188,7 @@ class PcieDma {
   uint64_t seq_ = 0;
   // writes
   std::deque<WriteTlp> posted_;         // complete, waiting for the link
+  uint64_t write_tlps_formed_ = 0;
   WriteTlp cur_;                        // being assembled
   bool cur_open_ = false;
   bool in_txn_ = false;

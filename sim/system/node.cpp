@@ -29,6 +29,7 @@ Node::Node(NodeConfig cfg, std::vector<std::unique_ptr<Device>> devices)
     platform_.add_device(d->id(), *buses_.back());  // throws on a repeated id
     dma_.push_back(&d->host().dma);
     pcie_.push_back(d->host().uses_pcie ? std::make_unique<PcieDma>(mem_, cfg_.pcie) : nullptr);
+    buses_.back()->order_completions(pcie_.back().get());  // PCIe: a read completion does not pass posted writes
   }
   for (const auto& [id, bus] : cfg_.device_bus)
     if (!platform_.has_device(id))

@@ -219,7 +219,11 @@ void Driver::dereg_mr(const Region& r) {
   lock();
   write_reg(f::KEY_SEL_OFFSET, r.key);
   write_reg(f::KEY_CTRL_OFFSET, 0);
-  read_reg(f::ID_OFFSET);
+  // The fence (KEY_STATUS, docs/nic.md "Deregistration"): the NIC withdraws the key's
+  // translations from the units that hold them and waits for its reads with them; this read's
+  // completion comes after every DMA write the NIC sent before it. Once BUSY is 0 the NIC never
+  // touches the region again, and its pages and ATT entries may be reused.
+  while (f::KEY_STATUS_BUSY.get(read_reg(f::KEY_STATUS_OFFSET))) ++dereg_polls_;
   att_free(r.att_base, r.pages);
   keys_.at(r.key) = false;
   unlock();

@@ -125,6 +125,66 @@ TEST_CASE("nic: a write to a region deregistered meanwhile fails with BAD_KEY", 
   CHECK(diff(peek(p.b, dst.va, 4096), expect) == "same");
 }
 
+TEST_CASE("nic: a CQ entry's INFO names the part of a write that failed", "[nic][queues]") {
+  // INFO (docs/nic_formats.md, cqe): 1 the local address, 2 the remote address or data, 3 an
+  // event. A remote event that fails its own check (bad key, outside its region, no write right)
+  // is not written but the data is: the NACK's ack_aux.EVENT says so. A failing local event
+  // gives 3 as well; a failing remote destination 2 (its event then not written either).
+  Pair p;
+  std::mt19937_64 rng(hpcnet::tb::seed("nic cqe info"));
+  Buf src, dst, ev, ro;
+  p.on(0, [&] { src = reg_buf(p.a, 4096, 0, RDMA_ACCESS_READ); });
+  p.on(1, [&] {
+    dst = reg_buf(p.b, 4096, 0, RDMA_ACCESS_WRITE);
+    ev = reg_buf(p.b, 256, 0, RDMA_ACCESS_WRITE);
+    ro = reg_buf(p.b, 256, 0, RDMA_ACCESS_READ);
+  });
+  const auto sdata = random_bytes(rng, 4096);
+  rdma_mem_write(p.a, src.va, sdata.data(), 4096);
+  const unsigned vb = rdma_vp(p.b);
+  const int remote = kRemote;
+  struct Row {
+    const char* what;
+    rdma_addr dst_at, ev_at;
+    bool local_ev;
+    int status;
+    unsigned info;
+    bool data_written;
+  };
+  const Row rows[] = {
+      {"a remote event with a bad key", {dst.key, dst.va}, {uint16_t(ev.key + 50), ev.va}, false, -(remote | int(f::Status::BAD_KEY)), 3, true},
+      {"a remote event outside its region", {dst.key, dst.va}, {ev.key, ev.va + 256}, false, -(remote | int(f::Status::RANGE)), 3, true},
+      {"a remote event without the write right", {dst.key, dst.va}, {ro.key, ro.va}, false, -(remote | int(f::Status::PERM)), 3, true},
+      {"a remote destination outside its region", {dst.key, dst.va + 4000}, {ev.key, ev.va}, false, -(remote | int(f::Status::RANGE)), 2, false},
+      {"a local event with a bad key", {dst.key, dst.va}, {uint16_t(ev.key + 50), ev.va}, true, -int(f::Status::BAD_KEY), 3, false},
+  };
+  for (const Row& r : rows) {
+    INFO(r.what);
+    const std::vector<uint8_t> guard(4096, kGuard), ev_guard(256, kGuard);
+    rdma_mem_write(p.b, dst.va, guard.data(), 4096);
+    rdma_mem_write(p.b, ev.va, ev_guard.data(), 256);
+    rdma_event e{};
+    e.at = r.ev_at;
+    std::memset(e.data, 0x77, 16);
+    std::vector<rdma_cqe> got;
+    p.on(0, [&] {
+      rdma_opts o = opts(9, RDMA_F_CQ);
+      (r.local_ev ? o.local_event : o.remote_event) = &e;
+      REQUIRE(rdma_write(p.a, 1, vb, r.dst_at, {src.key, src.va}, 1000, &o) == 0);
+      got = poll_n(p.a, 1);
+      rdma_quiet(p.a);
+    });
+    REQUIRE(got.size() == 1);
+    CHECK(got[0].tag == 9);
+    CHECK(got[0].status == r.status);
+    CHECK(got[0].info == r.info);
+    std::vector<uint8_t> want = guard;
+    if (r.data_written) std::memcpy(want.data(), sdata.data(), 1000);
+    CHECK(diff(peek(p.b, dst.va, 4096), want) == "same");
+    CHECK(diff(peek(p.b, ev.va, 256), ev_guard) == "same");  // no event written
+  }
+}
+
 // ---------------------------------------------------------------- the interrupt
 
 TEST_CASE("nic: INTR descriptors and mini-packet arrivals raise the driver's interrupt", "[nic][queues]") {

@@ -62,6 +62,7 @@ class PcieFake final : public Device {
   double p_idle = 0;       // chance that a new request or beat waits one more cycle
   double p_stall = 0;      // chance that rd_rsp_ready is low in a cycle
   bool rsp_ready = true;   // false: responses are never taken
+  uint64_t mmio_value = 0; // what a register read returns (the cycle after it was taken)
   std::vector<uint8_t>* shadow = nullptr;  // host bytes from shadow_base (race-free mode)
   uint64_t shadow_base = 0;
   // scripts and logs
@@ -81,7 +82,8 @@ class PcieFake final : public Device {
     HostPorts& h = host_;
     PcieDmaPort& p = h.pcie;
     h.mmio.req_ready = !in_reset;
-    h.mmio.rsp_valid = false;
+    h.mmio.rsp_valid = mmio_rsp_;
+    h.mmio.rsp_rdata = mmio_value;
     // write channel: continue the transaction, or start the next one
     p.wr_valid = false;
     if (!in_reset && !writes.empty()) {
@@ -126,6 +128,7 @@ class PcieFake final : public Device {
     const PcieDmaPort& p = h.pcie;
     if (h.mmio.req_valid && h.mmio.req_ready && h.mmio.req_write)
       mmio_log.push_back({cycle, h.mmio.req_addr, h.mmio.req_wdata});
+    mmio_rsp_ = h.mmio.req_valid && h.mmio.req_ready && !h.mmio.req_write;
     if (p.rd_rsp_valid && p.rd_rsp_ready) {
       frames.push_back({cycle, p.rd_rsp_tag, p.rd_rsp_data, p.rd_rsp_last});
       if (p.rd_rsp_last && !outstanding_.empty()) outstanding_.pop_front();
@@ -182,6 +185,7 @@ class PcieFake final : public Device {
   HostPorts seen_;
   bool go_wr_ = true, go_rd_ = true, stall_ = false;
   bool wr_txn_ = false, wr_hold_ = false, rd_hold_ = false;
+  bool mmio_rsp_ = false;
   uint64_t wr_off_ = 0;
   std::deque<std::pair<uint64_t, uint64_t>> outstanding_;  // accepted reads, last frame not yet taken
 };

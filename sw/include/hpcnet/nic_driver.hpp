@@ -99,7 +99,10 @@ class Driver {
   // rights given; returns the region (its key). std::runtime_error when the buffer is not mapped,
   // no key or ATT entries are left.
   Region reg_mr(AddressSpace& as, unsigned vp, uint64_t vaddr, uint64_t bytes, bool read, bool write);
+  // Returns once the NIC will not touch the region again (KEY_STATUS fence): a transfer that was
+  // using it stops there and completes with BAD_KEY, unless it finished first.
   void dereg_mr(const Region& r);
+  uint64_t dereg_polls() const { return dereg_polls_; }  // KEY_STATUS reads that found BUSY (all calls)
 
   // Registers.
   uint64_t read_reg(uint64_t offset) { return dev_.mmio_read64(offset); }
@@ -130,6 +133,7 @@ class Driver {
   std::map<uint64_t, unsigned> pinned_;       // physical page -> pin count
   std::vector<uint64_t> vp_irqs_;             // per VP and cause
   uint64_t irqs_ = 0;
+  uint64_t dereg_polls_ = 0;
   bool busy_ = false;                         // the privileged register sequence in progress
 };
 

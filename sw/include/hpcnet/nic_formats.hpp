@@ -60,6 +60,8 @@ inline constexpr Field KEY_CTRL_OWNER_VP{0, 8, 5};
 inline constexpr std::uint64_t KEY_CTRL_OWNER_VP_RESET = 0x0;
 inline constexpr Field KEY_CTRL_ATT_BASE{0, 16, 32};
 inline constexpr std::uint64_t KEY_CTRL_ATT_BASE_RESET = 0x0;
+inline constexpr std::uint32_t KEY_STATUS_OFFSET = 0x20070;
+inline constexpr Field KEY_STATUS_BUSY{0, 0, 1};
 inline constexpr std::uint32_t RX_ERR_OFFSET = 0x20060;
 inline constexpr Field RX_ERR_CODE{0, 0, 8};
 inline constexpr Field RX_ERR_COUNT{0, 16, 16};
@@ -453,6 +455,39 @@ struct Vaddr {
   bool operator==(const Vaddr&) const = default;
 };
 
+// ack_aux (64 bits): The AUX word of an ACK or NACK packet.
+inline constexpr unsigned ACK_AUX_WORDS = 1;
+inline constexpr Field ACK_AUX_STATUS{0, 0, 8};
+inline constexpr Field ACK_AUX_EVENT{0, 8, 1};
+inline constexpr Field ACK_AUX_TAG{0, 16, 16};
+struct AckAux {
+  static constexpr unsigned kBits = 64, kWords = 1;
+  using Words = std::array<std::uint64_t, kWords>;
+  // [7:0] OK (ACK) or the error found at the receiver (NACK)
+  Status status = {};
+  // [8] NACK: the remote event failed its own check (bad key, address or right); the data was
+  //   written, the event not (the sender's CQ entry: INFO 3)
+  bool event = false;
+  // [31:16] reserved for the descriptor's TAG (0 today)
+  std::uint32_t tag = 0;
+  // The format's words (bits no field covers are 0; each field truncated to its width).
+  constexpr Words pack() const {
+    Words w{};
+    ACK_AUX_STATUS.write(w.data(), static_cast<std::uint64_t>(status));
+    ACK_AUX_EVENT.write(w.data(), event);
+    ACK_AUX_TAG.write(w.data(), tag);
+    return w;
+  }
+  static constexpr AckAux unpack(const Words& w) {
+    AckAux r;
+    r.status = static_cast<Status>(ACK_AUX_STATUS.read(w.data()));
+    r.event = ACK_AUX_EVENT.read(w.data()) != 0;
+    r.tag = static_cast<std::uint32_t>(ACK_AUX_TAG.read(w.data()));
+    return r;
+  }
+  bool operator==(const AckAux&) const = default;
+};
+
 // cqe (128 bits): A completion-queue entry (16 bytes), written at CQ_BASE + 16 * index.
 inline constexpr unsigned CQE_WORDS = 2;
 inline constexpr Field CQE_TAG{0, 0, 16};
@@ -481,8 +516,9 @@ struct Cqe {
   bool phase = false;
   // [95:64] bytes transferred (0 on error)
   std::uint32_t len = 0;
-  // [127:96] on error: the word of the descriptor that failed (1: local address, 2: remote address,
-  //   3: event)
+  // [127:96] on error: the part of the descriptor that failed (1: local address, 2: remote address
+  //   or the remote data, 3: an event, local or remote: its own check, or its region fenced by
+  //   deregistration)
   std::uint32_t info = 0;
   // The format's words (bits no field covers are 0; each field truncated to its width).
   constexpr Words pack() const {
@@ -607,10 +643,9 @@ struct PktHead {
   // [191:128] WRITE/READ_DATA: where this packet's first byte goes; READ_REQ: the source at the
   //   target; EVENT: the event address
   Vaddr addr = {};
-  // [255:192] READ_REQ: the requester's destination (vaddr); ACK/NACK: STATUS in bits 0..7, TAG in
-  //   16..31; MP: the sender's TAG in bits 16..31; WRITE/READ_DATA: 0, on the LAST packet of an
-  //   engine's message STATUS in bits 0..7 (not OK: the source failed after its first page, the
-  //   message is an error)
+  // [255:192] READ_REQ: the requester's destination (vaddr); ACK/NACK: see ack_aux; MP: the
+  //   sender's TAG in bits 16..31; WRITE/READ_DATA: 0, on the LAST packet of an engine's message
+  //   STATUS in bits 0..7 (not OK: the source failed after its first page, the message is an error)
   std::uint64_t aux = 0;
   // The format's words (bits no field covers are 0; each field truncated to its width).
   constexpr Words pack() const {
