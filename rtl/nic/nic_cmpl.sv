@@ -157,9 +157,10 @@ module nic_cmpl #(
   /* verilator lint_on UNUSEDSIGNAL */
   assign done_rec = tab_q[did];
   // slot i's local event is lost: before, or by the fence of this cycle
-  function automatic logic lost_now(input logic [MsgW-1:0] i);
-    return lost_q[i] || (inv_active_i && lvk_v_q[i] && lvk_q[i] == inv_key_i);
-  endfunction
+  logic [NM-1:0] lost_now;
+  always_comb begin
+    for (int i = 0; i < NM; i++) lost_now[i] = lost_q[i] || (inv_active_i && lvk_v_q[i] && lvk_q[i] == inv_key_i);
+  end
   assign inv_hold_o = inv_active_i && state_q == SEv && ev_ok && !r_q.lev_phys && r_q.lev_key == inv_key_i;
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -169,7 +170,7 @@ module nic_cmpl #(
       cq_irq_o <= '0;
       // the fence: every slot whose local event was translated with the fenced key loses it
       for (int i = 0; i < NM; i++) begin
-        if (lost_now(MsgW'(i))) lost_q[i] <= 1'b1;
+        if (lost_now[i]) lost_q[i] <= 1'b1;
       end
       if (rec_we_i && free_ok_o) begin
         tab_q[free_id_o]   <= (rec_i);
@@ -186,7 +187,7 @@ module nic_cmpl #(
             r_q <= tab_q[fail_id_i]; st_q <= fail_status_i; info_q <= 32'd1; id_q <= fail_id_i; msg_q <= 1'b1;
           end else if (done_valid_i) begin
             r_q <= tab_q[did]; id_q <= did; msg_q <= 1'b1;
-            if (done_status_i == nic_formats_pkg::NIC_STATUS_OK && lost_now(did)) begin
+            if (done_status_i == nic_formats_pkg::NIC_STATUS_OK && lost_now[did]) begin
               st_q <= nic_formats_pkg::NIC_STATUS_BAD_KEY; info_q <= 32'd3;  // the transfer done, its event lost
             end else begin
               st_q <= done_status_i;
