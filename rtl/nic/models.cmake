@@ -22,6 +22,10 @@ hpcnet_model(PREFIX Vnic_att_c3 TOP nic_att SOURCES ${NIC_RTL}
 hpcnet_model(PREFIX Vnic_rdeng TOP nic_rdeng SOURCES ${NIC_RTL})
 hpcnet_model(PREFIX Vnic_rdeng_small TOP nic_rdeng SOURCES ${NIC_RTL}
              ARGS -GFifoBytes=1024 -GReqBytes=256 -GTagW=2)
+# The deregistration fence (tb/nic/test_nic_inval.cpp): the NIC's 6 holders and 8-bit read count;
+# 2 holders and a 3-bit count (the count reaches its top).
+hpcnet_model(PREFIX Vnic_inval TOP nic_inval SOURCES ${NIC_RTL})
+hpcnet_model(PREFIX Vnic_inval_h2 TOP nic_inval SOURCES ${NIC_RTL} ARGS -GHolders=2 -GRdW=3)
 # The NIC (sim/nic: the device of the two-node system) with the defaults of docs/nic.md.
 hpcnet_model(PREFIX Vnic_top TOP nic_top SOURCES ${NIC_RTL})
 # nic_dq: the default DQs (32 VPs of 512 words) and a small variant (5 VPs: the VP index does not

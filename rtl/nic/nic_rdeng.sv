@@ -23,8 +23,8 @@
 //              is always high (a response always has its slot); the response comes at least one
 //              cycle after its request is accepted.
 //   Fence    : while inv_active_i and the job's key is inv_key_i (not a physical job), the
-//              job's translations are withdrawn (nic_inval): no read is issued from the next
-//              cycle on, the rest of the job is zero frames, and its result carries BAD_KEY
+//              job's translations are withdrawn (nic_inval): no new read is issued from the
+//              next cycle on (a request already shown stays until taken, valid/ready), the rest of the job is zero frames, and its result carries BAD_KEY
 //              as for a later page that fails (a first translation still outstanding counts as
 //              failed: no packet). inv_hold_o stays high while such a translation is held or
 //              a lookup of it is outstanding.
@@ -157,6 +157,7 @@ module nic_rdeng #(
   logic         xl_stop_q;             // a page failed: no more requests
   logic         xq_take, xr_take, xr_ok, xl_go, kill;
   logic [7:0]   xr_st;                 // the answer's status (BAD_KEY when its key is fenced)
+  logic         rd_hold_q;             // the read request shown last cycle was not taken: it stays
   logic [12:0]  pg0_bytes;             // job bytes the first page can hold (1..4096)
   logic [31:0]  xl_plen;
 
@@ -174,7 +175,7 @@ module nic_rdeng #(
                                                                                   : xl_rsp_status_i;
   assign xr_ok     = xr_st == nic_formats_pkg::NIC_STATUS_OK;
   assign inv_hold_o = kill && (fe_q == S_XL0 || xq_v_q || xq_wait_q || (cur_v_q && !cur_err_q)
-                               || (nxt_v_q && !nxt_err_q));
+                               || (nxt_v_q && !nxt_err_q) || rd_hold_q);
   assign pg0_bytes = 13'h1000 - {1'b0, job_src_i[11:0]};
   assign xl_plen   = (xl_left_q > 32'h1000) ? 32'h1000 : xl_left_q;
   assign xl_go     = fe_q == S_READ && xl_left_q != '0 && !xl_stop_q && !xq_v_q && !xq_wait_q &&
@@ -200,7 +201,8 @@ module nic_rdeng #(
   assign credit  = 32'(outst_q) + 32'(rd_frm) <= FifoFrames;
   assign inflight = outst_q - OutW'(fifo_cnt);
 
-  assign rd_req_valid_o = fe_q == S_READ && rd_rem_q != '0 && cur_v_q && !cur_err_q && credit;
+  // a request shown and not yet taken stays (valid/ready), even when a fence has marked its page
+  assign rd_req_valid_o = fe_q == S_READ && rd_rem_q != '0 && cur_v_q && (!cur_err_q || rd_hold_q) && credit;
   assign rd_req_addr_o  = {cur_ppn_q, rd_addr_q[11:0]};
   assign rd_req_len_o   = 13'(rd_len);
   assign rd_req_tag_o   = tag_q;
@@ -211,7 +213,7 @@ module nic_rdeng #(
   // Zero fill (the cursor's page failed: it starts on a page boundary, or anywhere after a fence): one zero frame a cycle
   // once every DMA frame has arrived, within the credit.
   assign zf      = fe_q == S_READ && rd_rem_q != '0 && cur_v_q && cur_err_q && inflight == '0 &&
-                   32'(outst_q) < FifoFrames && !xq_v_q && !xq_wait_q;  // (a fence may leave a lookup out)
+                   32'(outst_q) < FifoFrames && !xq_v_q && !xq_wait_q && !rd_hold_q;  // (a fence may leave a lookup or a request out)
   assign zf_bytes = 6'd32 - 6'(rd_addr_q[4:0]);  // a fence may stop the job before its first read
   assign zf_last  = rd_rem_q <= 32'(zf_bytes);
   assign rd_done = (rd_take && rd_last) || (zf && zf_last);
@@ -273,8 +275,10 @@ module nic_rdeng #(
       outst_q     <= '0;
       st_fail_q   <= 1'b0;
       st_code_q   <= '0;
+      rd_hold_q   <= 1'b0;
     end else begin
       {cur_v_q, cur_err_q, cur_ppn_q} <= {c_v, c_err, c_ppn};
+      rd_hold_q <= rd_req_valid_o && !rd_req_ready_i;
       {nxt_v_q, nxt_err_q, nxt_ppn_q} <= {n_v, n_err, n_ppn};
       outst_q <= outst_q + (rd_take ? OutW'(rd_frm) : '0) + OutW'(zf) - OutW'(fr_take);
       // translation requests

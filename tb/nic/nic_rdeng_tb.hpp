@@ -76,6 +76,11 @@ struct Job {
   unsigned fail_first = 0;                 // status of the first lookup (0: OK)
   int late_page = -1;                      // page index (>= 1) whose lookup fails
   unsigned late_status = 0;
+  // the fence (inv_active_i with this job's key while the front end works on it): set by the
+  // bench in the first such cycle, the expectations cut there (fence_check / fence_after)
+  std::int64_t fence_cyc = -1;
+  bool fence_xl0 = false;                  // its first translation was still out: fails, no packet
+  unsigned aux_status = 0;                 // the last head's AUX (BAD_KEY after a fence)
   // derived (finalize)
   std::vector<std::uint64_t> ppn;          // per page of the job (virtual jobs)
   struct Xl {
@@ -118,7 +123,7 @@ struct Job {
     h.addr.key = static_cast<std::uint32_t>(dst >> 48);
     h.addr.addr = first;
     // AUX: 0, on the last packet the job's status (a later page's failure: the receiver reports it)
-    h.aux = (h.last && late_page >= 0) ? late_status : 0;
+    h.aux = !h.last ? 0 : late_page >= 0 ? late_status : aux_status;
     return h;
   }
   Bytes32 payload(unsigned p, unsigned k) const {  // frame k (0..3) of packet p
@@ -180,6 +185,24 @@ struct RdengTb {
   std::int64_t first_flit = -1, last_flit = -1;
   std::vector<Bytes32> captured;  // every accepted flit (when `capture` is set)
   bool capture = false;
+  // the fence (nic_inval's side, when `fence.on`): inv_active_i rises at random moments with the
+  // front end's job's key (or another), stays high while inv_hold_o is, then a random reads phase
+  struct Fence {
+    bool on = false;
+    unsigned per_mille = 0;             // chance of a rise per cycle (x 1/1000), changes every 500
+    unsigned match_pct = 75;            // a rise takes the front end's job's key (if not fenced yet)
+    bool active = false, reads = false;
+    unsigned key = 0;
+    std::int64_t rise = -1, end = -1;
+    std::uint64_t cut_job = 0;          // the job fenced in cycle cut_at: its expectations cut then
+    std::int64_t cut_at = -1;
+    // statistics
+    unsigned n = 0, n_xl0 = 0, n_read = 0, n_last_read = 0, n_no_read = 0, n_done = 0, n_other = 0,
+             n_phys = 0, n_again = 0, n_lookup_held = 0, n_after_fenced = 0, n_att_bad = 0,
+             n_xl0_att = 0;
+    bool prev_fenced = false;
+    std::int64_t max_hold = 0;
+  } fence;
 
   RdengTb(Params p_, Cfg c, std::uint64_t seed) : p(p_), cfg(c), rng(seed) {
     m.job_valid_i = 0;
@@ -189,6 +212,8 @@ struct RdengTb {
     m.rd_rsp_valid_i = 0;
     m.pkt_ready_i = 0;
     m.res_ready_i = 0;
+    m.inv_active_i = 0;
+    m.inv_key_i = 0;
     hpcnet::tb::sync_reset(h);
   }
   unsigned rnd(unsigned n) { return static_cast<unsigned>(rng() % n); }
@@ -334,6 +359,11 @@ struct RdengTb {
 
   // ---------------------------------------------------------------- checks at the handshakes
   void on_xl_shown() {  // a new translation request is on the port
+    if (fence.on && offered > base) {  // the front end's job: none after the cycle after its fence
+      const Job& f = job(offered - 1);
+      INFO("job " << offered - 1 << " fenced in cycle " << f.fence_cyc);
+      if (f.fence_cyc >= 0) REQUIRE(cyc <= f.fence_cyc + 1);
+    }
     while (xl_job < offered && job(xl_job).xl_shown == job(xl_job).xl.size()) ++xl_job;
     REQUIRE(xl_job < offered);
     Job& j = job(xl_job);
@@ -360,7 +390,14 @@ struct RdengTb {
     REQUIRE(bool(m.xl_req_phys_ok_o) == j.phys_ok);
     std::int64_t at = cyc + cfg.att_lat + (cfg.att_jit ? rnd(cfg.att_jit + 1) : 0);
     if (!xl_q.empty()) at = std::max(at, xl_q.back().at + 1);
-    xl_q.push_back({at, x.status, x.paddr});
+    unsigned st = x.status;
+    // the fence: the key is invalid for a lookup accepted from its first cycle until it ends (the
+    // region is registered again then)
+    if (fence.on && fence.active && !j.phys && (x.addr >> 48) == fence.key && st == 0) {
+      st = static_cast<unsigned>(nf::Status::BAD_KEY);
+      ++fence.n_att_bad;
+    }
+    xl_q.push_back({at, st, x.paddr});
   }
   void on_xl_rsp() {  // the DUT took an answer
     std::uint64_t n = xl_job;
@@ -371,6 +408,12 @@ struct RdengTb {
     xl_q.pop_front();
   }
   void on_rd_req() {
+    if (fence.on) {  // (a) the front end's job issues no new read from the cycle after its fence
+      // (the one it showed in that cycle, not taken, stays until taken: the reads kept at the cut)
+      const Job& f = job(offered - 1);
+      INFO("job " << offered - 1 << " fenced in cycle " << f.fence_cyc << ": a read in cycle " << cyc);
+      if (f.fence_cyc >= 0 && cyc > f.fence_cyc) REQUIRE(f.rd_acc < f.rd.size());
+    }
     while (rd_job < offered && job(rd_job).rd_acc == job(rd_job).rd.size()) ++rd_job;
     REQUIRE(rd_job < offered);
     Job& j = job(rd_job);
@@ -467,6 +510,11 @@ struct RdengTb {
     REQUIRE(unsigned(m.res_vp_o) == j.vp);
   }
   void on_res() {
+    if (fence.on) {  // (e) a job after a fenced one, itself not fenced, fully checked
+      const bool f = job(res_job).fence_cyc >= 0;
+      if (!f && fence.prev_fenced) ++fence.n_after_fenced;
+      fence.prev_fenced = f;
+    }
     ++res_job;
     ++n_jobs_done;
     while (base < res_job && base < pk_job) {  // retire jobs fully checked
@@ -477,6 +525,118 @@ struct RdengTb {
     }
     xl_job = std::max(xl_job, base);
     rd_job = std::max(rd_job, base);
+  }
+
+  // ---------------------------------------------------------------- the fence
+  // Before eval: inv_active_i / inv_key_i as nic_inval drives them (garbage keys while inactive).
+  void fence_drive() {
+    if (cyc % 500 == 0) {
+      static const unsigned rates[] = {0, 2, 10, 30};
+      fence.per_mille = rates[rnd(4)];
+    }
+    if (fence.active && fence.reads && cyc >= fence.end) fence.active = false;
+    if (!fence.active && rnd(1000) < fence.per_mille) {
+      fence.active = true;
+      fence.reads = false;
+      fence.rise = cyc;
+      ++fence.n;
+      // the key: the front end's job's (not fenced yet), a job's whose reads are all issued
+      // (its packets still going out: nothing may change), or another
+      const bool have = offered > base;
+      const Job* f = have ? &job(offered - 1) : nullptr;
+      const unsigned k = have ? static_cast<unsigned>(f->src >> 48) : 0;
+      const std::uint64_t drain = std::max(pk_job, base);
+      if (have && f->fence_cyc < 0 && pct(fence.match_pct)) {
+        fence.key = k;
+      } else if (drain + 1 < offered && pct(40)) {
+        fence.key = static_cast<unsigned>(job(drain + rnd(static_cast<unsigned>(offered - 1 - drain))).src >> 48);
+      } else {
+        fence.key = (k + 1 + rnd(65535)) & 0xffff;
+      }
+    }
+    m.inv_active_i = fence.active;
+    m.inv_key_i = static_cast<SData>(fence.active ? fence.key : rng());
+  }
+  // After eval, before the handshakes: the reference of the engine's side of the fence. F, the
+  // front end's job (the last one taken): its first translation is out (XL0) until its answer is
+  // taken, then it reads until its last read is accepted. "match": inv_active_i with F's key, F
+  // virtual. In XL0, inv_hold_o = match, and F fails (BAD_KEY, no packet) if its first answer is
+  // taken while match (or is BAD_KEY: the ATT's answer to a lookup made while the key was fenced).
+  // Reading, F is fenced in the first cycle of match: inv_hold_o high then; from the next cycle
+  // on, high exactly while match and a lookup of F is shown or unanswered. Low otherwise.
+  void fence_check() {
+    bool exp_hold = false;
+    if (offered > base) {
+      const std::uint64_t fn = offered - 1;
+      Job& f = job(fn);
+      const bool match = fence.active && !f.phys && (f.src >> 48) == fence.key;
+      const bool pending = m.xl_req_valid_o || f.xl_acc > f.xl_ans;
+      const bool xl0 = f.xl_ans == 0 && f.fence_cyc < 0;
+      const bool reading = f.xl_ans > 0 && f.fence_cyc < 0 && f.rd_acc < f.rd.size();
+      if (fence.active && fence.rise == cyc) {  // what this rise meets (statistics)
+        bool earlier = false;  // a job whose reads are all issued, its packets still going out
+        for (std::uint64_t i = std::max(pk_job, base); i < fn; ++i)
+          earlier = earlier || (!job(i).phys && (job(i).src >> 48) == fence.key);
+        if (!(match && (xl0 || reading)) && (earlier || (match && f.fence_cyc < 0))) ++fence.n_done;
+        else if (!match) ++(!f.phys && (f.src >> 48) != fence.key ? fence.n_other : fence.n_phys);
+        else if (f.fence_cyc >= 0) ++fence.n_again;
+      }
+      if (xl0) {
+        exp_hold = match;
+        if (m.xl_rsp_valid_i && (match || m.xl_rsp_status_i == static_cast<unsigned>(nf::Status::BAD_KEY))) {
+          f.fence_cyc = cyc;  // fails with BAD_KEY, no packet
+          f.fence_xl0 = true;
+          f.fail_first = static_cast<unsigned>(nf::Status::BAD_KEY);
+          f.status = f.fail_first;
+          f.npkts = 0;
+          f.rd.clear();
+          f.dma_frames = 0;
+          fence.cut_job = fn;
+          fence.cut_at = cyc;
+          ++(match ? fence.n_xl0 : fence.n_xl0_att);
+        }
+      } else if (reading && match) {  // reads accepted up to this cycle's are the last; then zeros
+        f.fence_cyc = cyc;
+        f.aux_status = static_cast<unsigned>(nf::Status::BAD_KEY);
+        fence.cut_job = fn;
+        fence.cut_at = cyc;
+        exp_hold = true;
+      } else if (match && f.fence_cyc >= 0 && !f.fence_xl0) {
+        exp_hold = pending || rd_prev;  // a lookup out, or the read request held since the fence
+        if (pending) ++fence.n_lookup_held;
+      }
+    }
+    TB_REQUIRE(bool(m.inv_hold_o) == exp_hold, "inv_hold_o (fence key " << fence.key << " active "
+                                                   << fence.active << " since " << fence.rise << ")");
+    if (fence.active && !fence.reads && !m.inv_hold_o) {  // nic_inval: the hold phase is over
+      fence.reads = true;
+      fence.end = cyc + 1 + (pct(50) ? 0 : rnd(30));
+      fence.max_hold = std::max(fence.max_hold, cyc - fence.rise);
+    }
+  }
+  // After the handshakes: a job fenced while reading keeps the reads accepted so far (this cycle's
+  // included) and the one shown and not taken in this cycle (it stays until taken: valid/ready);
+  // the translations shown up to the next cycle (one may be under way) are its last.
+  // A job fenced in XL0 shows no translation but its first.
+  void fence_after() {
+    if (fence.cut_at < 0 || fence.cut_job < base) return;
+    Job& f = job(fence.cut_job);
+    if (fence.cut_at == cyc && f.fence_xl0) {
+      f.xl.resize(1);
+    } else if (fence.cut_at == cyc) {
+      ++(f.rd_acc == 0 ? fence.n_no_read : f.rd_acc == f.rd.size() ? fence.n_last_read : fence.n_read);
+      f.rd.resize(std::min<size_t>(f.rd.size(), f.rd_acc + ((m.rd_req_valid_o && !m.rd_req_ready_i) ? 1 : 0)));
+      std::uint32_t cut = 0;
+      f.dma_frames = 0;
+      for (const Job::Rd& r : f.rd) {
+        cut += r.len;
+        f.dma_frames += static_cast<unsigned>(((r.pa & 31) + r.len + 31) / 32);
+      }
+      f.zero_from = cut;
+    } else if (fence.cut_at + 1 == cyc) {
+      f.xl.resize(f.xl_shown);
+      fence.cut_at = -1;
+    }
   }
 
   // One cycle: inputs, evaluate, handshakes, edge.
@@ -496,10 +656,13 @@ struct RdengTb {
     m.rd_req_ready_i = pct(pct_rd);
     m.pkt_ready_i = pct(pct_pkt);
     m.res_ready_i = pct(pct_res);
+    if (fence.on) fence_drive();
     h.eval();
     // outputs hold until taken
     if (rd_prev) {
-      TB_REQUIRE(m.rd_req_valid_o, "");
+      TB_REQUIRE(m.rd_req_valid_o, "a read request not accepted was withdrawn (the front end's job "
+                                       << offered - 1 << " fenced in cycle "
+                                       << (offered > base ? job(offered - 1).fence_cyc : -1) << ")");
       TB_REQUIRE(m.rd_req_addr_o == rd_prev_addr, "");
       TB_REQUIRE(m.rd_req_len_o == rd_prev_len, "");
     }
@@ -517,6 +680,7 @@ struct RdengTb {
     if (m.rd_rsp_valid_i) TB_REQUIRE(m.rd_rsp_ready_o, "");
     max_inflight = std::max<unsigned>(max_inflight, static_cast<unsigned>(fr_req - fr_got));
     TB_REQUIRE(fr_req - fr_got <= p.fifo_frames(), "");
+    if (fence.on) fence_check();
     if (m.xl_req_valid_o && !xl_shown_prev) on_xl_shown();
     xl_shown_prev = m.xl_req_valid_o && !m.xl_req_ready_i;
     if (m.res_valid_o && !res_prev) on_res_shown();
@@ -541,6 +705,7 @@ struct RdengTb {
     pkt_prev = m.pkt_valid_o && !m.pkt_ready_i;
     for (unsigned i = 0; i < 8; ++i) pkt_prev_data[i] = m.pkt_data_o[i];
     res_prev = m.res_valid_o && !m.res_ready_i;
+    if (fence.on) fence_after();
     hpcnet::tb::tick(h);
     if (job_take) m.job_valid_i = 0;
     if (xl_rsp_take) m.xl_rsp_valid_i = 0;

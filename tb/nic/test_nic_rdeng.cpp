@@ -138,3 +138,62 @@ TEST_CASE("nic_rdeng: one flit per cycle at large sizes with a frame per cycle f
     }
   }
 }
+
+// The fence (nic_inval's inv_active_i/inv_key_i, emulated: high while inv_hold_o is, then a random
+// reads phase) at random moments, mostly with the key of the job the front end works on, now and
+// then another key (nothing may change) or a physical job whose source carries the key's bits (not
+// fenced). Jobs of random lengths, offsets and keys (a key often the previous job's) from
+// scattered pages. The reference cuts the fenced job where the fence meets it (fence_check,
+// fence_after in nic_rdeng_tb.hpp), and the usual checks then hold it to that: (a) no read
+// request from the cycle after the fence, no translation request after the one under way;
+// (b) inv_hold_o cycle for cycle: high in the fence's first cycle, then exactly while a lookup of
+// the job is shown or unanswered; (c) every packet still out, zeros from the cut, the last head's
+// AUX BAD_KEY (OK when the reads were all issued before the fence); a job whose first translation
+// was out fails with BAD_KEY and no packet; (d) the bytes before the cut are the source's;
+// (e) the jobs after it, and jobs of other keys, exactly as without a fence.
+template <class M>
+void rdeng_fence_random(Params p, unsigned n, std::uint32_t max_len, const char* name) {
+  const std::uint64_t seed = hpcnet::tb::seed(name);
+  RdengTb<M> tb(p, Cfg{}, seed);
+  tb.fence.on = true;
+  unsigned made = 0;
+  std::uint64_t prev_key = 1;
+  tb.source = [&](Job& j) {
+    if (made == n) return false;
+    ++made;
+    const unsigned cls = tb.rnd(10);
+    std::uint32_t len = cls < 3 ? 1 + tb.rnd(256) : cls < 7 ? 1 + tb.rnd(4096) : 1 + tb.rnd(max_len);
+    tb.random_job(j, tb.rnd(32), tb.rnd(32), std::min(len, max_len));
+    if (tb.pct(40)) j.src = (prev_key << 48) | (j.src & kAddrMask);  // the previous job's key
+    prev_key = j.src >> 48;
+    return true;
+  };
+  tb.run(100000000);
+  const auto& f = tb.fence;
+  std::printf("%s: %u jobs, %lld cycles, %u fences: %u met a first translation (and %u more failed by the ATT's "
+              "BAD_KEY, %u lookups answered so), %u a job before its first "
+              "read, %u one reading, %u its last read's cycle, %u a job with its reads all issued, %u another "
+              "key, %u a physical job, %u a job already fenced; %u cycles held for a lookup, hold phase up to "
+              "%lld cycles; %u jobs after a fenced one\n",
+              name, n, static_cast<long long>(tb.cyc), f.n, f.n_xl0, f.n_xl0_att, f.n_att_bad, f.n_no_read, f.n_read, f.n_last_read, f.n_done,
+              f.n_other, f.n_phys, f.n_again, f.n_lookup_held, static_cast<long long>(f.max_hold),
+              f.n_after_fenced);
+  REQUIRE(tb.n_jobs_done == n);
+  REQUIRE(f.n_xl0 > 0);
+  REQUIRE(f.n_read > 0);
+  REQUIRE(f.n_done > 0);
+  REQUIRE(f.n_other > 0);
+  REQUIRE(f.n_phys > 0);
+  REQUIRE(f.n_lookup_held > 0);
+  REQUIRE(f.n_after_fenced > 0);
+  REQUIRE(f.max_hold < 200);  // (b) bounded: the ATT's latency and jitter, not the job's length
+}
+
+TEST_CASE("nic_rdeng: the fence - reads stop then zeros and BAD_KEY and a first translation out fails the job",
+          "[nic_rdeng]") {
+  rdeng_fence_random<Vnic_rdeng>(kDefault, 400, 20000, "nic_rdeng fence");
+}
+
+TEST_CASE("nic_rdeng: the fence with a small FIFO and requests", "[nic_rdeng]") {
+  rdeng_fence_random<Vnic_rdeng_small>(kSmall, 300, 12000, "nic_rdeng small FIFO fence");
+}
