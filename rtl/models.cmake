@@ -223,6 +223,7 @@ include(${HPCNET_RTL}/ssm/models.cmake)
 hpcnet_include_block(gsn)
 hpcnet_include_block(router)
 hpcnet_include_block(nic)
+hpcnet_include_block(link)
 
 # The generated format packages against their C++ structs (tb/regs/test_formats_sv.cpp): a small
 # test module over the packages of three blocks, in the one model library like every other model

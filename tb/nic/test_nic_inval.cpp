@@ -241,7 +241,7 @@ void inval_require_coverage(const InvalStats& st, unsigned n_fences) {
 
 }  // namespace
 
-TEST_CASE("nic_inval: random fences, holders and DMA reads against the reference of its phases", "[nic_inval]") {
+TEST_CASE("nic_inval: random fences and holders and DMA reads against the reference of its phases", "[nic_inval]") {
   const unsigned n = 4000;
   const InvalStats st = inval_random<Vnic_inval>({6, 8}, n, "nic_inval random");
   inval_require_coverage(st, n);

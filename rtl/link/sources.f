@@ -1,0 +1,6 @@
+// Source list of the reliable link layer (rtl/link, docs/link.md): the CRC-16 and control word
+// (lnk_pkg), the sender and the receiver. docs/common.md#source-lists.
+-f rtl/common/sources.f
+rtl/link/lnk_pkg.sv
+rtl/link/lnk_tx.sv
+rtl/link/lnk_rx.sv
