@@ -25,11 +25,13 @@
 //             next one carries the same totals)
 //   chk     : CRC-16 of the 48 bits below it; a word whose chk fails is ignored
 package lnk_pkg;
+  /* verilator lint_off UNUSEDPARAM */  // a unit may use only some of them
   localparam int unsigned FlitBits = 280;
   localparam int unsigned CtlW     = 64;
   localparam int unsigned MaxVcs   = 4;
   localparam logic [15:0] CrcPoly  = 16'h1021;
   localparam logic [15:0] CrcInit  = 16'hFFFF;
+  /* verilator lint_on UNUSEDPARAM */
 
   // the CRC after n more bits (d's top bit first)
   function automatic logic [15:0] crc16_bits(input logic [15:0] crc, input logic [FlitBits-1:0] d);

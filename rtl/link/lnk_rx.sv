@@ -22,7 +22,8 @@
 //   Control  : ctl_o (lnk_pkg control word) every cycle: ack = the seq expected, nack_id, free[v]
 //              = packets of VC v released so far (the sender's credits).
 //   Buffer   : per VC a memory of BufPkts * PktFlits flits; a packet is released to out_* only
-//              once accepted; out_* as nic_link_rx (registered, one flit a cycle per VC).
+//              once accepted; out_* registered, one flit a cycle per VC, a VC whose output stalls
+//              never delays another.
 // Parameters: Vcs (1..4), PktFlits (>= 2), BufPkts (1..127: the sender's Credits).
 module lnk_rx #(
   parameter int  Vcs      = 2,

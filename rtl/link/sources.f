@@ -4,3 +4,4 @@
 rtl/link/lnk_pkg.sv
 rtl/link/lnk_tx.sv
 rtl/link/lnk_rx.sv
+rtl/link/lnk_errlog.sv

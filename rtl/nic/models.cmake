@@ -1,14 +1,5 @@
 # NIC models driven from C++ (tb/nic, sim/nic): the modules at their own level, then the NIC.
 hpcnet_sources(NIC_RTL ${HPCNET_RTL}/nic/sources.f)
-# Link layer (tb/nic/test_nic_link.cpp): sender and receiver with defaults (2 VCs, 5-flit packets,
-# 4 packets per VC); with 8 packets per VC (the credits a longer round trip needs); 3 VCs of
-# 2-flit packets and 2 packets per VC (the VC index does not fill its bits).
-hpcnet_model(PREFIX Vnic_link_tx TOP nic_link_tx SOURCES ${NIC_RTL})
-hpcnet_model(PREFIX Vnic_link_rx TOP nic_link_rx SOURCES ${NIC_RTL})
-hpcnet_model(PREFIX Vnic_link_tx_c8 TOP nic_link_tx SOURCES ${NIC_RTL} ARGS -GCredits=8)
-hpcnet_model(PREFIX Vnic_link_rx_b8 TOP nic_link_rx SOURCES ${NIC_RTL} ARGS -GBufPkts=8)
-hpcnet_model(PREFIX Vnic_link_tx_v3 TOP nic_link_tx SOURCES ${NIC_RTL} ARGS -GVcs=3 -GPktFlits=2 -GCredits=2)
-hpcnet_model(PREFIX Vnic_link_rx_v3 TOP nic_link_rx SOURCES ${NIC_RTL} ARGS -GVcs=3 -GPktFlits=2 -GBufPkts=2)
 # nic_att (tb/nic/test_nic_att.cpp): the NIC's configuration (4 clients, 1024 keys, 2^16 ATT entries,
 # AttLat 24); one client with 40 keys (not a power of two), a 64-entry ATT and AttLat 1 (the
 # ATT-index range check, no data pipe); 3 clients (the client index does not fill its bits).

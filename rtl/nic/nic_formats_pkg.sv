@@ -32,10 +32,15 @@ package nic_formats_pkg;
   localparam logic [17:0] NIC_IRQ_STATUS_OFFSET = 18'h20020;
   localparam int unsigned NIC_IRQ_STATUS_LINK_ERR_LSB = 0;
   localparam int unsigned NIC_IRQ_STATUS_LINK_ERR_WIDTH = 1;
+  localparam int unsigned NIC_IRQ_STATUS_LINK_DROP_LSB = 1;
+  localparam int unsigned NIC_IRQ_STATUS_LINK_DROP_WIDTH = 1;
   localparam logic [17:0] NIC_IRQ_ENABLE_OFFSET = 18'h20028;
   localparam int unsigned NIC_IRQ_ENABLE_LINK_ERR_LSB = 0;
   localparam int unsigned NIC_IRQ_ENABLE_LINK_ERR_WIDTH = 1;
   localparam logic [0:0] NIC_IRQ_ENABLE_LINK_ERR_RESET = 1'h0;
+  localparam int unsigned NIC_IRQ_ENABLE_LINK_DROP_LSB = 1;
+  localparam int unsigned NIC_IRQ_ENABLE_LINK_DROP_WIDTH = 1;
+  localparam logic [0:0] NIC_IRQ_ENABLE_LINK_DROP_RESET = 1'h0;
   localparam logic [17:0] NIC_ATT_INDEX_OFFSET = 18'h20030;
   localparam int unsigned NIC_ATT_INDEX_INDEX_LSB = 0;
   localparam int unsigned NIC_ATT_INDEX_INDEX_WIDTH = 32;
@@ -74,6 +79,24 @@ package nic_formats_pkg;
   localparam logic [17:0] NIC_KEY_STATUS_OFFSET = 18'h20070;
   localparam int unsigned NIC_KEY_STATUS_BUSY_LSB = 0;
   localparam int unsigned NIC_KEY_STATUS_BUSY_WIDTH = 1;
+  localparam logic [17:0] NIC_LINK_STATUS_OFFSET = 18'h20078;
+  localparam int unsigned NIC_LINK_STATUS_UNACKED_LSB = 0;
+  localparam int unsigned NIC_LINK_STATUS_UNACKED_WIDTH = 8;
+  localparam int unsigned NIC_LINK_STATUS_FULL_LSB = 8;
+  localparam int unsigned NIC_LINK_STATUS_FULL_WIDTH = 1;
+  localparam int unsigned NIC_LINK_STATUS_RETRIES_LSB = 16;
+  localparam int unsigned NIC_LINK_STATUS_RETRIES_WIDTH = 16;
+  localparam int unsigned NIC_LINK_STATUS_TIMEOUTS_LSB = 32;
+  localparam int unsigned NIC_LINK_STATUS_TIMEOUTS_WIDTH = 16;
+  localparam logic [17:0] NIC_LINK_DROPS_OFFSET = 18'h20080;
+  localparam int unsigned NIC_LINK_DROPS_CRC_LSB = 0;
+  localparam int unsigned NIC_LINK_DROPS_CRC_WIDTH = 16;
+  localparam int unsigned NIC_LINK_DROPS_FRAMING_LSB = 16;
+  localparam int unsigned NIC_LINK_DROPS_FRAMING_WIDTH = 16;
+  localparam int unsigned NIC_LINK_DROPS_SEQ_LSB = 32;
+  localparam int unsigned NIC_LINK_DROPS_SEQ_WIDTH = 16;
+  localparam int unsigned NIC_LINK_DROPS_DUP_LSB = 48;
+  localparam int unsigned NIC_LINK_DROPS_DUP_WIDTH = 16;
   localparam logic [17:0] NIC_RX_ERR_OFFSET = 18'h20060;
   localparam int unsigned NIC_RX_ERR_CODE_LSB = 0;
   localparam int unsigned NIC_RX_ERR_CODE_WIDTH = 8;
@@ -105,6 +128,11 @@ package nic_formats_pkg;
   localparam logic [17:0] NIC_VP_STATUS_OFFSET = 18'h0840;
   localparam logic [17:0] NIC_VP_IRQ_EN_OFFSET = 18'h0848;
   localparam logic [17:0] NIC_VP_IRQ_CAUSE_OFFSET = 18'h0850;
+  localparam logic [17:0] NIC_LINK_ERR_OFFSET = 18'h20100;
+  localparam logic [17:0] NIC_LINK_ERR_STRIDE = 18'h0010;
+  localparam int unsigned NIC_LINK_ERR_COUNT = 4;  // 
+  localparam logic [17:0] NIC_LINK_ERR_INFO_OFFSET = 18'h0000;
+  localparam logic [17:0] NIC_LINK_ERR_WORD_OFFSET = 18'h0008;
   localparam logic [17:0] NIC_VPC_OFFSET = 18'h20800;
   localparam logic [17:0] NIC_VPC_STRIDE = 18'h0040;
   localparam int unsigned NIC_VPC_COUNT = 32;  // NumVp
@@ -142,6 +170,23 @@ package nic_formats_pkg;
     logic [2:0]  rsvd_5;    // [7:5] reserved
     logic [4:0]  cq_log2;   // [4:0]
   } vpc_sizes_t;
+  // link_err_info (64 bits): LINK_ERR.INFO: one dropped packet.
+  localparam int unsigned NIC_LINK_ERR_INFO_BITS = 64;
+  localparam int unsigned NIC_LINK_ERR_INFO_CAUSE_LSB = 0;
+  localparam int unsigned NIC_LINK_ERR_INFO_CAUSE_WIDTH = 4;
+  localparam int unsigned NIC_LINK_ERR_INFO_VC_LSB = 4;
+  localparam int unsigned NIC_LINK_ERR_INFO_VC_WIDTH = 4;
+  localparam int unsigned NIC_LINK_ERR_INFO_SEQ_LSB = 8;
+  localparam int unsigned NIC_LINK_ERR_INFO_SEQ_WIDTH = 8;
+  localparam int unsigned NIC_LINK_ERR_INFO_NUMBER_LSB = 16;
+  localparam int unsigned NIC_LINK_ERR_INFO_NUMBER_WIDTH = 16;
+  typedef struct packed {
+    logic [31:0] rsvd_32;  // [63:32] reserved
+    logic [15:0] number;   // [31:16]
+    logic [7:0]  seq;      // [15:8]
+    logic [3:0]  vc;       // [7:4]
+    logic [3:0]  cause;    // [3:0]
+  } link_err_info_t;
   // vp_err (64 bits): VP.ERR: the first error of a VP since cleared.
   localparam int unsigned NIC_VP_ERR_BITS = 64;
   localparam int unsigned NIC_VP_ERR_CODE_LSB = 0;

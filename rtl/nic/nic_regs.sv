@@ -80,6 +80,12 @@ module nic_regs #(
   input  logic                   rx_err_valid_i,
   input  logic [63:0]            rx_err_i,     // RX_ERR fields CODE, PTYPE, SRC_NODE; COUNT: errors reported (1, 2)
   input  logic                   key_busy_i,   // a region-table fence is under way (nic_inval)
+  // the link layer (rtl/link): the sender's status, the receiver's drop counters and error buffer
+  input  logic [63:0]            link_status_i,  // LINK_STATUS fields
+  input  logic [63:0]            link_drops_i,   // LINK_DROPS fields
+  input  logic [4*96-1:0]        link_errbuf_i,  // lnk_errlog's entries
+  input  logic                   link_dirty_i,   // a dirty packet dropped: IRQ_STATUS.LINK_DROP
+  output logic                   link_clr_o,     // LINK_DROPS written: clear the counters
   output logic                   irq_o
 );
 
@@ -92,7 +98,7 @@ module nic_regs #(
 
   // ---------------------------------------------------------------- state
   logic [13:0]         node_id_q;
-  logic [0:0]          irq_status_q, irq_enable_q;
+  logic [1:0]          irq_status_q, irq_enable_q;
   logic [31:0]         att_index_q;
   logic [15:0]         key_sel_q;
   logic [47:0]         key_base_q;
@@ -108,6 +114,8 @@ module nic_regs #(
 
   // ---------------------------------------------------------------- decode
   logic        user, priv, wr, rd, key_wait;
+  logic [1:0]  le_idx;  // LINK_ERR entry of a privileged offset
+  assign le_idx = 2'((poff - nic_formats_pkg::NIC_LINK_ERR_OFFSET) >> 4);
   logic [4:0]  vp;      // the user page, or the VPC element
   logic [11:0] uoff;    // offset inside a user page
   logic [17:0] poff;    // privileged offset
@@ -192,6 +200,7 @@ module nic_regs #(
       cq_head_o    <= '0;
       mpq_head_o   <= '0;
       key_we_o     <= 1'b0;
+      link_clr_o   <= 1'b0;
       att_we_o     <= 1'b0;
       att_index_o  <= '0;
       att_ppn_o    <= '0;
@@ -200,6 +209,7 @@ module nic_regs #(
       irq_q        <= 1'b0;
     end else begin
       key_we_o <= 1'b0;
+      link_clr_o <= 1'b0;
       att_we_o <= 1'b0;
       // interrupt causes first, so a software clear in the same cycle wins only over older ones
       for (int v = 0; v < NumVp; v++) begin
@@ -214,6 +224,7 @@ module nic_regs #(
         else rx_err_q[nic_formats_pkg::NIC_RX_ERR_COUNT_LSB +: 16] <= rx_err_sum[16] ? 16'hFFFF : rx_err_sum[15:0];
         irq_status_q[0] <= 1'b1;
       end
+      if (link_dirty_i) irq_status_q[1] <= 1'b1;
       // software writes
       if (wr && user) begin
         case (18'(uoff))
@@ -244,8 +255,8 @@ module nic_regs #(
       end else if (wr && priv) begin
         case (poff)
           nic_formats_pkg::NIC_NODE_ID_OFFSET:    node_id_q    <= mmio_req_wdata_i[13:0];
-          nic_formats_pkg::NIC_IRQ_STATUS_OFFSET: irq_status_q <= irq_status_q & ~mmio_req_wdata_i[0:0];
-          nic_formats_pkg::NIC_IRQ_ENABLE_OFFSET: irq_enable_q <= mmio_req_wdata_i[0:0];
+          nic_formats_pkg::NIC_IRQ_STATUS_OFFSET: irq_status_q <= irq_status_q & ~mmio_req_wdata_i[1:0];
+          nic_formats_pkg::NIC_IRQ_ENABLE_OFFSET: irq_enable_q <= mmio_req_wdata_i[1:0];
           nic_formats_pkg::NIC_ATT_INDEX_OFFSET:  att_index_q  <= mmio_req_wdata_i[31:0];
           nic_formats_pkg::NIC_ATT_DATA_OFFSET: begin
             att_we_o    <= 1'b1;
@@ -261,6 +272,7 @@ module nic_regs #(
             key_we_o   <= 1'b1;
           end
           nic_formats_pkg::NIC_RX_ERR_OFFSET: rx_err_q <= '0;
+          nic_formats_pkg::NIC_LINK_DROPS_OFFSET: link_clr_o <= 1'b1;
           default: ;
         endcase
       end
@@ -308,8 +320,14 @@ module nic_regs #(
           nic_formats_pkg::NIC_KEY_LEN_OFFSET:    rdata_q <= 64'(key_len_q);
           nic_formats_pkg::NIC_KEY_CTRL_OFFSET:   rdata_q <= key_ctrl_q;
           nic_formats_pkg::NIC_RX_ERR_OFFSET:     rdata_q <= rx_err_q;
+          nic_formats_pkg::NIC_LINK_STATUS_OFFSET: rdata_q <= link_status_i;
+          nic_formats_pkg::NIC_LINK_DROPS_OFFSET:  rdata_q <= link_drops_i;
           nic_formats_pkg::NIC_COUNTERS_OFFSET:   rdata_q <= {rx_pkts_i, tx_pkts_i};
-          default: ;
+          default: begin  // the link's error buffer (LINK_ERR array: INFO, WORD per entry)
+            if (poff >= nic_formats_pkg::NIC_LINK_ERR_OFFSET && poff < nic_formats_pkg::NIC_LINK_ERR_OFFSET
+                + 18'(nic_formats_pkg::NIC_LINK_ERR_COUNT) * nic_formats_pkg::NIC_LINK_ERR_STRIDE)
+              rdata_q <= poff[3] ? link_errbuf_i[32'(le_idx)*96 + 32 +: 64] : 64'(link_errbuf_i[32'(le_idx)*96 +: 32]);
+          end
         endcase
       end
       irq_q <= irq_vps != '0 || (irq_status_q & irq_enable_q) != '0;

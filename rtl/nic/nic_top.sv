@@ -18,6 +18,8 @@ module nic_top #(
   parameter int AttLat    = 24,
   parameter int FifoBytes = 8192,
   parameter int LinkPkts  = 4,    // receive buffer per VC, in packets (the sender's credits)
+  parameter int LinkRetx  = 160,  // the link's retransmit buffer, in flits (32 packets)
+  parameter int LinkTmo   = 1024, // cycles without an acknowledgement before the link replays
   localparam int MaxWords = 24,
   localparam int CntW     = $clog2(DqWords + 1)
 ) (
@@ -56,16 +58,19 @@ module nic_top #(
   output logic [255:0] tx_data_o,
   output logic         tx_head_o,
   output logic         tx_tail_o,
-  input  logic         tx_cred_valid_i,
-  input  logic         tx_cred_vc_i,
+  output logic [7:0]   tx_seq_o,      // the packet's link sequence number (head flit)
+  output logic [15:0]  tx_crc_o,      // the packet's CRC-16 (tail flit)
+  output logic [63:0]  ctl_o,         // this NIC's receiver's control word (ack, credits), every cycle
+  input  logic         ctl_valid_i,   // the other end's control word for this sender (lnk_pkg)
+  input  logic [63:0]  ctl_i,
   // link in
   input  logic         rx_valid_i,
   input  logic         rx_vc_i,
   input  logic [255:0] rx_data_i,
   input  logic         rx_head_i,
   input  logic         rx_tail_i,
-  output logic         rx_cred_valid_o,
-  output logic         rx_cred_vc_o
+  input  logic [7:0]   rx_seq_i,
+  input  logic [15:0]  rx_crc_i
 );
 
   localparam int MsgW = 6;
@@ -99,6 +104,10 @@ module nic_top #(
   logic                inv_busy, inv_active, key_fence;
   logic [15:0]         inv_key;
   logic [5:0]          inv_hold;
+  // the link layer's status for the registers
+  logic [63:0]         link_status, link_drops;
+  logic [4*96-1:0]     link_errbuf;
+  logic                link_dirty, link_clr;
   logic [63:0]         rx_err, rx_err0, rx_err1;
 
   nic_regs #(.NumVp(NumVp), .DqWords(DqWords), .NumKeys(NumKeys), .AttLog2(AttLog2), .ErrPorts(2)) u_regs (
@@ -118,6 +127,8 @@ module nic_top #(
     .err_valid_i(err_valid), .err_vp_i(err_vp), .err_code_i(err_code), .err_tag_i(err_tag),
     .cq_irq_i(cq_irq), .mpq_irq_i(mpq_irq), .rx_err_valid_i(rx_err_valid), .rx_err_i(rx_err),
     .key_busy_i(inv_busy),
+    .link_status_i(link_status), .link_drops_i(link_drops), .link_errbuf_i(link_errbuf),
+    .link_dirty_i(link_dirty), .link_clr_o(link_clr),
     .irq_o);
 
   // ---------------------------------------------------------------- DQs and the host-DQ fetcher
@@ -488,14 +499,32 @@ module nic_top #(
     .req_data_o(vc_data[256 +: 256]), .req_tag_o(va_tag[1*2 +: 2]),
     .req_last_o(vc_last[1]), .rsp_valid_i(1'b0), .rsp_ready_o(va_rsp_ready[1]), .rsp_tag_i('0), .rsp_data_i(1'b0));
 
-  nic_link_tx #(.Vcs(2), .PktFlits(5), .Credits(LinkPkts)) u_ltx (
+  // the reliable link layer (rtl/link, docs/link.md)
+  logic [15:0]  lk_retries, lk_timeouts;
+  logic [7:0]   lk_unacked;
+  logic         lk_full;
+  logic [1:0]   lk_drop_valid;
+  logic [7:0]   lk_drop_cause, lk_drop_vc;
+  logic [15:0]  lk_drop_seq;
+  logic [127:0] lk_drop_word;
+  lnk_tx #(.Vcs(2), .PktFlits(5), .Credits(LinkPkts), .RetxFlits(LinkRetx), .Timeout(LinkTmo)) u_ltx (
     .clk_i, .rst_ni, .in_valid_i(vc_valid), .in_ready_o(vc_ready), .in_data_i(vc_data), .in_last_i(vc_last),
     .link_valid_o(tx_valid_o), .link_vc_o(tx_vc_o), .link_data_o(tx_data_o), .link_head_o(tx_head_o),
-    .link_tail_o(tx_tail_o), .cred_valid_i(tx_cred_valid_i), .cred_vc_i(tx_cred_vc_i));
-  nic_link_rx #(.Vcs(2), .PktFlits(5), .BufPkts(LinkPkts)) u_lrx (
+    .link_tail_o(tx_tail_o), .link_seq_o(tx_seq_o), .link_crc_o(tx_crc_o), .ctl_valid_i, .ctl_i,
+    .retries_o(lk_retries), .timeouts_o(lk_timeouts), .unacked_o(lk_unacked), .full_o(lk_full));
+  lnk_rx #(.Vcs(2), .PktFlits(5), .BufPkts(LinkPkts)) u_lrx (
     .clk_i, .rst_ni, .link_valid_i(rx_valid_i), .link_vc_i(rx_vc_i), .link_data_i(rx_data_i),
-    .link_head_i(rx_head_i), .link_tail_i(rx_tail_i), .cred_valid_o(rx_cred_valid_o), .cred_vc_o(rx_cred_vc_o),
-    .out_valid_o(in_valid), .out_ready_i(in_ready), .out_data_o(in_data), .out_last_o(in_last));
+    .link_head_i(rx_head_i), .link_tail_i(rx_tail_i), .link_seq_i(rx_seq_i), .link_crc_i(rx_crc_i), .ctl_o,
+    .out_valid_o(in_valid), .out_ready_i(in_ready), .out_data_o(in_data), .out_last_o(in_last),
+    .drop_valid_o(lk_drop_valid), .drop_cause_o(lk_drop_cause), .drop_seq_o(lk_drop_seq), .drop_vc_o(lk_drop_vc),
+    .drop_word_o(lk_drop_word));
+  lnk_errlog #(.Entries(4)) u_lerr (
+    .clk_i, .rst_ni, .drop_valid_i(lk_drop_valid), .drop_cause_i(lk_drop_cause), .drop_seq_i(lk_drop_seq),
+    .drop_vc_i(lk_drop_vc), .drop_word_i(lk_drop_word), .clr_i(link_clr), .cnt_o(link_drops),
+    .buf_o(link_errbuf), .dirty_o(link_dirty));
+  assign link_status = (64'(lk_timeouts) << nic_formats_pkg::NIC_LINK_STATUS_TIMEOUTS_LSB)
+                     | (64'(lk_retries) << nic_formats_pkg::NIC_LINK_STATUS_RETRIES_LSB)
+                     | (64'(lk_full) << nic_formats_pkg::NIC_LINK_STATUS_FULL_LSB) | 64'(lk_unacked);
 
   // ---------------------------------------------------------------- status and counters
   always_comb begin

@@ -1,9 +1,7 @@
 // Source list of the NIC (rtl/nic, top nic_top). docs/common.md#source-lists.
--f rtl/common/sources.f
+-f rtl/link/sources.f  // (with rtl/common's)
 rtl/nic/nic_formats_pkg.sv
 rtl/nic/nic_cmpl_pkg.sv
-rtl/nic/nic_link_tx.sv
-rtl/nic/nic_link_rx.sv
 rtl/nic/nic_regs.sv
 rtl/nic/nic_rx.sv
 rtl/nic/nic_cmpl.sv

@@ -79,6 +79,11 @@ class LinkWire {
   bool ctl_out(uint64_t now, uint64_t& w);
 
   const std::vector<FaultEvent>& log() const { return log_; }
+  // New fault rates from now on (e.g. a dead window set once a test's traffic has started).
+  void set_faults(const LinkFaults& flit_faults, const LinkFaults& ctl_faults) {
+    ff_ = flit_faults;
+    cf_ = ctl_faults;
+  }
   uint64_t flits_put() const { return flits_put_; }
   bool idle() const { return flits_.empty(); }
 

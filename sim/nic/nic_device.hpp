@@ -15,24 +15,27 @@
 
 namespace hpcnet::sim {
 
-// One flit on a link (docs/nic.md section 7): 32 bytes with its VC, head and tail marks.
+// One flit on a link (docs/link.md): 32 bytes with its VC, head and tail marks, the packet's
+// sequence number (head flit) and CRC-16 (tail flit).
 struct NicFlit {
   bool valid = false;
   unsigned vc = 0;
   bool head = false, tail = false;
+  uint8_t seq = 0;
+  uint16_t crc = 0;
   std::array<uint64_t, 4> data{};
 };
 
-// A NIC's link port: the flit it sends and the credits it returns (driven by the device), the
-// flit it receives and the credits for what it sent (driven by the fabric). No ready: the sender
-// reserves room with credits, one packet slot of a VC per credit.
+// A NIC's link port (the reliable link layer, docs/link.md): the flit it sends and its
+// receiver's control word (acknowledgements, credits) for the other end's sender, both driven by
+// the device; the flit it receives and the other end's control word, driven by the fabric (a
+// control word may be lost: ctl_in_valid low). No ready: the sender reserves room with credits.
 struct NicLinkPort {
   NicFlit tx;                   // device -> fabric
-  bool rx_cred_valid = false;   // device -> fabric: a receive slot of VC rx_cred_vc freed
-  unsigned rx_cred_vc = 0;
+  uint64_t ctl_out = 0;         // device -> fabric, every cycle
   NicFlit rx;                   // fabric -> device
-  bool tx_cred_valid = false;   // fabric -> device: a credit for VC tx_cred_vc
-  unsigned tx_cred_vc = 0;
+  bool ctl_in_valid = false;    // fabric -> device
+  uint64_t ctl_in = 0;
 };
 
 class NicDevice : public Device {

@@ -24,7 +24,8 @@ NicPair::NicPair(NicPairConfig cfg) : cfg_(std::move(cfg)), cluster_(ClusterConf
     if (cfg_.with_ssm) devs.push_back(make_ssm_device(2, cfg_.clock_mhz, TraceWindow::off()));
     cluster_.add_node(std::make_unique<Node>(nc, std::move(devs)));
   }
-  auto l = std::make_unique<NicBackToBack>(nics_[0]->link(), nics_[1]->link(), cfg_.link_delay);
+  auto l = std::make_unique<NicBackToBack>(nics_[0]->link(), nics_[1]->link(), cfg_.link_delay, cfg_.link_faults,
+                                           cfg_.link_seed);
   link_ = l.get();
   cluster_.add_fabric(std::move(l));
   for (unsigned i = 0; i < 2; ++i) {

@@ -28,7 +28,9 @@ struct NicPairConfig {
   PcieConfig pcie{};              // 8 GB/s each way, 0.8 us reads, MPS/MRRS 256, 24 B per TLP
   BusConfig pio = pcie_pio_bus(); // uncached word every 20 cycles, WC 64-byte bursts
   CpuCosts cpu{};
-  unsigned link_delay = 2;        // cycles a flit or credit takes on the link
+  unsigned link_delay = 2;        // cycles a flit or control word takes on the link
+  std::array<NicLinkFaults, 2> link_faults{};  // faults of each direction (from node i; none: a perfect wire)
+  uint64_t link_seed = 1;         // the faults' random source
   bool with_ssm = false;          // an SSM on each node too (the node's second device)
   TraceWindow trace;              // node 0's NIC (empty file: none)
   TraceWindow trace1;             // node 1's NIC

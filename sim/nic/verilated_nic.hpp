@@ -56,12 +56,14 @@ class VerilatedNic final : public NicDevice {
     d.rd_rsp_last_i = q.rd_rsp_last;
     if (q.rd_rsp_valid) from_bytes(d.rd_rsp_data_i, q.rd_rsp_data);
     d.wr_ready_i = q.wr_ready;
-    d.tx_cred_valid_i = link_.tx_cred_valid;
-    d.tx_cred_vc_i = static_cast<std::remove_reference_t<decltype(d.tx_cred_vc_i)>>(link_.tx_cred_vc);
+    d.ctl_valid_i = link_.ctl_in_valid;
+    d.ctl_i = link_.ctl_in;
     d.rx_valid_i = link_.rx.valid;
     d.rx_vc_i = static_cast<std::remove_reference_t<decltype(d.rx_vc_i)>>(link_.rx.vc);
     d.rx_head_i = link_.rx.head;
     d.rx_tail_i = link_.rx.tail;
+    d.rx_seq_i = link_.rx.seq;
+    d.rx_crc_i = link_.rx.crc;
     if (link_.rx.valid) from_words(d.rx_data_i, link_.rx.data);
     h_.settle();
     p.mmio.req_ready = d.mmio_req_ready_o;
@@ -87,10 +89,11 @@ class VerilatedNic final : public NicDevice {
       link_.tx.vc = d.tx_vc_o;
       link_.tx.head = d.tx_head_o;
       link_.tx.tail = d.tx_tail_o;
+      link_.tx.seq = d.tx_seq_o;
+      link_.tx.crc = d.tx_crc_o;
       to_words(link_.tx.data, d.tx_data_o);
     }
-    link_.rx_cred_valid = d.rx_cred_valid_o;
-    link_.rx_cred_vc = d.rx_cred_vc_o;
+    link_.ctl_out = d.ctl_o;
   }
 
   void edge() override { h_.edge(); }

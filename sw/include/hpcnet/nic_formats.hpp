@@ -32,9 +32,12 @@ inline constexpr std::uint32_t IRQ_VP_OFFSET = 0x20018;
 inline constexpr Field IRQ_VP_VPS{0, 0, 32};
 inline constexpr std::uint32_t IRQ_STATUS_OFFSET = 0x20020;
 inline constexpr Field IRQ_STATUS_LINK_ERR{0, 0, 1};
+inline constexpr Field IRQ_STATUS_LINK_DROP{0, 1, 1};
 inline constexpr std::uint32_t IRQ_ENABLE_OFFSET = 0x20028;
 inline constexpr Field IRQ_ENABLE_LINK_ERR{0, 0, 1};
 inline constexpr std::uint64_t IRQ_ENABLE_LINK_ERR_RESET = 0x0;
+inline constexpr Field IRQ_ENABLE_LINK_DROP{0, 1, 1};
+inline constexpr std::uint64_t IRQ_ENABLE_LINK_DROP_RESET = 0x0;
 inline constexpr std::uint32_t ATT_INDEX_OFFSET = 0x20030;
 inline constexpr Field ATT_INDEX_INDEX{0, 0, 32};
 inline constexpr std::uint64_t ATT_INDEX_INDEX_RESET = 0x0;
@@ -62,6 +65,16 @@ inline constexpr Field KEY_CTRL_ATT_BASE{0, 16, 32};
 inline constexpr std::uint64_t KEY_CTRL_ATT_BASE_RESET = 0x0;
 inline constexpr std::uint32_t KEY_STATUS_OFFSET = 0x20070;
 inline constexpr Field KEY_STATUS_BUSY{0, 0, 1};
+inline constexpr std::uint32_t LINK_STATUS_OFFSET = 0x20078;
+inline constexpr Field LINK_STATUS_UNACKED{0, 0, 8};
+inline constexpr Field LINK_STATUS_FULL{0, 8, 1};
+inline constexpr Field LINK_STATUS_RETRIES{0, 16, 16};
+inline constexpr Field LINK_STATUS_TIMEOUTS{0, 32, 16};
+inline constexpr std::uint32_t LINK_DROPS_OFFSET = 0x20080;
+inline constexpr Field LINK_DROPS_CRC{0, 0, 16};
+inline constexpr Field LINK_DROPS_FRAMING{0, 16, 16};
+inline constexpr Field LINK_DROPS_SEQ{0, 32, 16};
+inline constexpr Field LINK_DROPS_DUP{0, 48, 16};
 inline constexpr std::uint32_t RX_ERR_OFFSET = 0x20060;
 inline constexpr Field RX_ERR_CODE{0, 0, 8};
 inline constexpr Field RX_ERR_COUNT{0, 16, 16};
@@ -87,6 +100,11 @@ inline constexpr std::uint32_t VP_ERR_OFFSET = 0x838;
 inline constexpr std::uint32_t VP_STATUS_OFFSET = 0x840;
 inline constexpr std::uint32_t VP_IRQ_EN_OFFSET = 0x848;
 inline constexpr std::uint32_t VP_IRQ_CAUSE_OFFSET = 0x850;
+inline constexpr std::uint32_t LINK_ERR_OFFSET = 0x20100;
+inline constexpr std::uint32_t LINK_ERR_STRIDE = 0x10;
+inline constexpr std::uint32_t LINK_ERR_COUNT = 4;  // 
+inline constexpr std::uint32_t LINK_ERR_INFO_OFFSET = 0x0;
+inline constexpr std::uint32_t LINK_ERR_WORD_OFFSET = 0x8;
 inline constexpr std::uint32_t VPC_OFFSET = 0x20800;
 inline constexpr std::uint32_t VPC_STRIDE = 0x40;
 inline constexpr std::uint32_t VPC_COUNT = 32;  // NumVp
@@ -245,6 +263,44 @@ struct VpcSizes {
     return r;
   }
   bool operator==(const VpcSizes&) const = default;
+};
+
+// link_err_info (64 bits): LINK_ERR.INFO: one dropped packet.
+inline constexpr unsigned LINK_ERR_INFO_WORDS = 1;
+inline constexpr Field LINK_ERR_INFO_CAUSE{0, 0, 4};
+inline constexpr Field LINK_ERR_INFO_VC{0, 4, 4};
+inline constexpr Field LINK_ERR_INFO_SEQ{0, 8, 8};
+inline constexpr Field LINK_ERR_INFO_NUMBER{0, 16, 16};
+struct LinkErrInfo {
+  static constexpr unsigned kBits = 64, kWords = 1;
+  using Words = std::array<std::uint64_t, kWords>;
+  // [3:0] 1 CRC, 2 MISSING_HEAD, 3 MISSING_TAIL, 4 TOO_LONG, 5 SHORT, 6 SEQ, 7 DUP, 8 NO_ROOM, 9 VC
+  //   (docs/link.md); 0: entry never written
+  std::uint32_t cause = 0;
+  // [7:4] its virtual channel
+  std::uint32_t vc = 0;
+  // [15:8] its link sequence number (if its head was seen)
+  std::uint32_t seq = 0;
+  // [31:16] the drop's number (1 for the first; wraps)
+  std::uint32_t number = 0;
+  // The format's words (bits no field covers are 0; each field truncated to its width).
+  constexpr Words pack() const {
+    Words w{};
+    LINK_ERR_INFO_CAUSE.write(w.data(), cause);
+    LINK_ERR_INFO_VC.write(w.data(), vc);
+    LINK_ERR_INFO_SEQ.write(w.data(), seq);
+    LINK_ERR_INFO_NUMBER.write(w.data(), number);
+    return w;
+  }
+  static constexpr LinkErrInfo unpack(const Words& w) {
+    LinkErrInfo r;
+    r.cause = static_cast<std::uint32_t>(LINK_ERR_INFO_CAUSE.read(w.data()));
+    r.vc = static_cast<std::uint32_t>(LINK_ERR_INFO_VC.read(w.data()));
+    r.seq = static_cast<std::uint32_t>(LINK_ERR_INFO_SEQ.read(w.data()));
+    r.number = static_cast<std::uint32_t>(LINK_ERR_INFO_NUMBER.read(w.data()));
+    return r;
+  }
+  bool operator==(const LinkErrInfo&) const = default;
 };
 
 // vp_err (64 bits): VP.ERR: the first error of a VP since cleared.
