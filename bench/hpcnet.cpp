@@ -35,12 +35,11 @@ std::string option_text(CLI::App& sub, const std::string& name, const std::strin
   return o->get_default_str().empty() ? none : o->get_default_str();
 }
 
-// The output options by kind, checked (folders made) before the run; plots also need gnuplot.
-void prepare_outputs(CLI::App& sub) {
-  const std::pair<const char*, OutKind> outs[] = {
-      {"--csv", OutKind::file}, {"--json", OutKind::file}, {"--plot", OutKind::folder}};
-  for (const auto& [name, kind] : outs)
-    if (const CLI::Option* o = sub.get_option_no_throw(name); o && o->count()) prepare_output(name, o->as<std::string>(), kind);
+// The output options (output_option: --csv, --json, --plot, --trace and a command's own), checked
+// together (none empty, no two on one path) and their folders made before the run; plots also
+// need gnuplot.
+void check_outputs(CLI::App& sub) {
+  prepare_outputs(sub);
   if (const CLI::Option* o = sub.get_option_no_throw("--plot"); o && o->count()) {
     if (const std::string why = plotting_unavailable(); !why.empty()) throw UsageError("--plot", why);
   }
@@ -52,7 +51,7 @@ int run_command(CLI::App& sub, const Runner& run, const Shared& sh) {
   } catch (const std::invalid_argument& e) {
     throw UsageError("HPCNET_TRACE", e.what());
   }
-  prepare_outputs(sub);
+  check_outputs(sub);
   sh.trace.check(sub);
   print_banner(sub.get_name(), option_text(sub, "--seed", "none (deterministic)"));
   int rc = kExitOk;
@@ -111,9 +110,10 @@ int main(int argc, char** argv) {
     if (!sub->get_option_no_throw("--trace")) shared->trace.add(*sub, c.trace_runs);
     sub->add_option("--json", shared->json, "write the run's configuration and every table as JSON to this file");
     check_numbers(*sub);
-    for (const char* o : {"--csv", "--json", "--trace"})
-      if (CLI::Option* opt = sub->get_option_no_throw(o)) opt->type_name("FILE");
-    if (CLI::Option* opt = sub->get_option_no_throw("--plot")) opt->type_name("FOLDER");
+    for (const char* o : {"--csv", "--json"})
+      if (CLI::Option* opt = sub->get_option_no_throw(o)) output_option(opt, OutKind::file);
+    if (CLI::Option* opt = sub->get_option_no_throw("--trace")) output_option(opt, OutKind::file, false);  // TraceOptions::check
+    if (CLI::Option* opt = sub->get_option_no_throw("--plot")) output_option(opt, OutKind::folder);
   }
   try {
     app.parse(argc, argv);

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <utility>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -74,6 +75,53 @@ void prepare_output(const std::string& option, const std::string& path, OutKind 
     if (!f) throw UsageError(option, fmt::format("cannot write '{}': {}", probe.string(), std::strerror(errno)));
   }
   if (!existed) fs::remove(probe, ec);
+}
+
+namespace {
+
+struct OutputOption {
+  OutKind kind;
+  bool prepare;
+};
+std::map<const CLI::Option*, OutputOption>& output_options() {
+  static std::map<const CLI::Option*, OutputOption> m;
+  return m;
+}
+
+// The path as the file system will resolve it (folders, "..", symbolic links of the existing part).
+fs::path resolved(const std::string& path) {
+  std::error_code ec;
+  fs::path p = fs::absolute(path, ec);
+  if (ec) p = path;
+  const fs::path c = fs::weakly_canonical(p, ec);
+  return ec ? p.lexically_normal() : c;
+}
+
+}  // namespace
+
+CLI::Option* output_option(CLI::Option* o, OutKind kind, bool prepare) {
+  output_options()[o] = {kind, prepare};
+  return o->type_name(kind == OutKind::file ? "FILE" : "FOLDER");
+}
+
+void prepare_outputs(const CLI::App& app) {
+  std::vector<std::pair<const CLI::Option*, OutputOption>> given;
+  for (const CLI::Option* o : app.get_options())
+    if (const auto it = output_options().find(o); it != output_options().end() && o->count()) given.emplace_back(o, it->second);
+  std::vector<std::pair<std::string, fs::path>> seen;  // option, resolved path
+  for (const auto& [o, out] : given) {
+    const std::string path = o->as<std::string>();
+    if (path.empty())
+      throw UsageError(o->get_name(), fmt::format("an empty path; give the {} to write", out.kind == OutKind::file ? "file" : "folder"));
+    const fs::path r = resolved(path);
+    for (const auto& [other, rp] : seen)
+      if (rp == r)
+        throw UsageError(fmt::format("{} and {}", other, o->get_name()),
+                         fmt::format("both name '{}': one would overwrite the other; give each output its own path", path));
+    seen.emplace_back(o->get_name(), r);
+  }
+  for (const auto& [o, out] : given)
+    if (out.prepare) prepare_output(o->get_name(), o->as<std::string>(), out.kind);
 }
 
 const CLI::Validator& finite() {

@@ -39,6 +39,14 @@ enum class OutKind { file, folder };
 // creatable; a folder: made, not a file, writable) and throws UsageError(option, problem)
 // otherwise. An empty path is accepted (the option was not given).
 void prepare_output(const std::string& option, const std::string& path, OutKind kind);
+// Marks `o` as an output path of `kind` (its --help type FILE or FOLDER), for prepare_outputs.
+// `prepare`: false when the path is made ready elsewhere (--trace: TraceOptions::check); it is
+// still refused empty and compared with the other outputs.
+CLI::Option* output_option(CLI::Option* o, OutKind kind, bool prepare = true);
+// Every output option of `app` that was given, before anything runs: an empty path is refused,
+// two outputs on one path are refused (naming both options and the path), then each path is
+// prepared (prepare_output). UsageError otherwise.
+void prepare_outputs(const CLI::App& app);
 
 // Validators: a finite number (CLI::Range lets NaN through); a whole number without a sign
 // (CLI11 turns "-1" into 2^64 - 1 for an unsigned option); a comma-separated list option.

@@ -52,10 +52,7 @@ int run(const NetRunOptions& o) {
   const MeshShape shape = MeshShape::parse(o.mesh);  // checked by the options' validators
   const NetMode mode = parse_mode(o.mode);
   const Pattern pattern = parse_pattern(o.pattern);
-  // the outputs before anything runs (docs/cli.md)
-  for (const auto& [opt, path] : {std::pair<const char*, const std::string&>{"--link-stats", o.link_csv},
-                                  {"--router-stats", o.router_csv}, {"--heatmap", o.heatmap}, {"--latency-hist", o.hist_csv}})
-    prepare_output(opt, path, OutKind::file);
+  // the outputs are checked before anything runs, with the shared ones (output_option, docs/cli.md)
   if (!o.heatmap.empty())
     if (const std::string why = plotting_unavailable(); !why.empty()) throw UsageError("--heatmap", why);
   auto net = build(o, shape, mode);
@@ -185,10 +182,12 @@ void add_net_research_command(Registry& reg) {
             app.add_flag("--joined", o->joined, "join blocks even when a whole-mesh model is built (speed comparisons)");
             app.add_option("--model", o->model, "a built whole-mesh model by name (hpcnet net --list-models)");
             app.add_option("--traffic-trace", o->trace, "packet trace file as the traffic: <time> <src> <dst> <flits> per line");
-            app.add_option("--link-stats", o->link_csv, "per-link statistics of the measurement window as CSV");
-            app.add_option("--router-stats", o->router_csv, "per-router-input statistics (occupancy, blocked cycles) as CSV");
-            app.add_option("--heatmap", o->heatmap, "heat map of link utilization, PNG (gnuplot; its script beside it)");
-            app.add_option("--latency-hist", o->hist_csv, "latency histogram of the measured packets as CSV");
+            output_option(app.add_option("--link-stats", o->link_csv, "per-link statistics of the measurement window as CSV"), OutKind::file);
+            output_option(app.add_option("--router-stats", o->router_csv, "per-router-input statistics (occupancy, blocked cycles) as CSV"),
+                          OutKind::file);
+            output_option(app.add_option("--heatmap", o->heatmap, "heat map of link utilization, PNG (gnuplot; its script beside it)"),
+                          OutKind::file);
+            output_option(app.add_option("--latency-hist", o->hist_csv, "latency histogram of the measured packets as CSV"), OutKind::file);
             app.add_option("--hist-bin", o->hist_bin, "latency histogram bin width, cycles (default 4)")->check(CLI::Range(1u, 100000u));
             app.add_option("--runs", o->runs, "repeat the run (speed measurements; default 1)")->check(CLI::Range(1u, 100u));
             app.add_option("--csv", o->csv, "the result table as CSV");
