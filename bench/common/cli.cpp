@@ -1,6 +1,7 @@
 // bench/common/cli.cpp: see cli.hpp.
 #include "common/cli.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -142,8 +143,15 @@ const CLI::Validator& finite() {
 const CLI::Validator& unsigned_number() {
   static const CLI::Validator v(
       [](std::string& s) -> std::string {
-        if (!s.empty() && s.find_first_not_of("0123456789") == std::string::npos) return {};
-        return fmt::format("'{}' is not a whole number >= 0", s);
+        if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
+          return fmt::format("'{}' is not a whole number >= 0", s);
+        // CLI11 clamps a value past 2^64 - 1 to it (strtoull): refuse it instead. A narrower
+        // type's overflow is refused by CLI11's conversion (main words that error).
+        static const std::string kMax = std::to_string(UINT64_MAX);
+        const std::string digits = s.substr(std::min(s.find_first_not_of('0'), s.size() - 1));
+        if (digits.size() > kMax.size() || (digits.size() == kMax.size() && digits > kMax))
+          return fmt::format("{} is out of range: a whole number 0 to {}", s, kMax);
+        return {};
       },
       "");
   return v;

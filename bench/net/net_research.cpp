@@ -27,7 +27,7 @@ struct NetRunOptions {
   double load = 0.1, ej_ready = 1.0;
   unsigned buf = 0, hist_bin = 4, runs = 1, threads = 1;
   uint64_t warmup = 5000, measure = 20000, seed = 1;
-  uint64_t max_queue = 0, drain_limit = 0;
+  uint64_t max_queue = 0, drain_limit = NetRunConfig{}.drain_limit;
   unsigned starve_t = NetFairness::kDefaultT;
   bool joined = false, quiet = false, no_wait_arb = false;
   std::string trace, link_csv, router_csv, heatmap, hist_csv, csv;
@@ -60,7 +60,7 @@ int run(const NetRunOptions& o) {
   const NetSpec& sp = net->spec();
   NetRunConfig rc;
   rc.traffic.max_queue = o.max_queue;
-  if (o.drain_limit) rc.drain_limit = o.drain_limit;
+  rc.drain_limit = o.drain_limit;
   rc.max_packet_age = 0;  // reported (max age), not a failure
   rc.traffic.pattern.pattern = pattern;
   rc.traffic.load = o.load;
@@ -171,8 +171,12 @@ void add_net_research_command(Registry& reg) {
             app.add_option("--pattern", o->pattern, "uniform, transpose, bitcomp, bitrev, hotspot, neighbor (default uniform)")
                 ->check(parses([](const std::string& v) { parse_pattern(v); }, "PATTERN"));
             app.add_option("--load", o->load, "offered load, flits/node/cycle (default 0.1)")->check(CLI::Range(0.0, 1.0));
-            app.add_option("--buf", o->buf, "input buffer depth, packets (default: the mode's default)")->check(CLI::Range(1u, 8u));
-            app.add_option("--warmup", o->warmup, "warm-up cycles (default 5000)");
+            // no default shown: the mode's own depth is used when --buf is not given
+            app.add_option("--buf", o->buf, "input buffer depth, packets (default: the mode's default)")
+                ->check(CLI::Range(1u, 8u))
+                ->default_str("");
+            // at most 2^40 like --measure: warmup + measure + drain must not wrap around 2^64
+            app.add_option("--warmup", o->warmup, "warm-up cycles (default 5000)")->check(CLI::Range(uint64_t{0}, uint64_t{1} << 40));
             app.add_option("--measure", o->measure, "measurement cycles (default 20000)")->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
             app.add_option("--seed", o->seed, "random seed");
             app.add_option("--ej-ready", o->ej_ready, "probability that an ejection port is ready in a cycle (default 1)")
@@ -197,7 +201,8 @@ void add_net_research_command(Registry& reg) {
                 ->check(CLI::Range(0u, 65535u));
             app.add_flag("--no-wait-arb", o->no_wait_arb, "plain rotating switch allocation instead of longest wait first");
             app.add_option("--max-queue", o->max_queue, "source queue cap, packets (default 0: unbounded)");
-            app.add_option("--drain-limit", o->drain_limit, "cycles after the window for the tagged packets (default 50000)");
+            app.add_option("--drain-limit", o->drain_limit, "cycles after the window for the tagged packets; beyond: unstable")
+                ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
             app.add_flag("--quiet", o->quiet, "no progress lines on stderr");
             return [o, &app] {
               // options that would be ignored are errors (docs/cli.md)

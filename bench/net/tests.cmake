@@ -54,3 +54,11 @@ add_test(NAME cli.net_one_load COMMAND ${_net_expect} 0 "^1 simulation runs" --n
 add_test(NAME cli.net_above_bound COMMAND ${_net_expect} 0 "^hotspot +0.[0-9]+ \\(> bound!\\) " --has "note: hotspot adbr: saturation 0.[0-9]+ is above the ideal throughput of its routing \\(0.139, ideal any\\)" -- ${_net} --scenario saturation --quick --quiet --mode adbr --pattern hotspot)
 # speed: its own header, --loads, the cycles/s it prints, no verdict from one run
 add_test(NAME cli.net_speed_surface COMMAND ${_net_expect} 0 "^loads = \\[0.1\\]$" --has "^\\[net 1/~1\\] speed 8x8, 1 thread, load 0.10, run 1: [0-9]+ cycles/cpu-s" --has "^simulation speed 8x8 at load 0.1, 1 thread, cycles/cpu-s +[0-9]+ +>= 180000 +\\(no verdict: 1 run\\)$" --has "note: one run per point: figures only" --no "^(# )?(pattern|mode|mesh) =" --no " (MISSED|met)$" -- ${_net} --scenario speed --quick --speed-mesh 8x8 --threads 1 --loads 0.1)
+
+# net-run: numbers past the range refused (a window that would wrap around 2^64), --help defaults
+# inside their ranges, an explicit --drain-limit 0 refused (it meant the default).
+cli_expect(net_run_warmup_overflow 2 [=[usage error: --warmup: Value 18446744073709551615 not in range 0 to 1099511627776]=]
+           --no [=[: seed]=] -- net-run --mesh 4x4 --warmup 18446744073709551615 --measure 100)
+cli_expect(net_run_help_defaults 0 [=[--drain-limit UINT:UINT in \[1 - 1099511627776\]=50000$]=]
+           --has [=[--buf UINT:UINT in \[1 - 8\] +input buffer depth]=] --no [=[\[1 - 8\]=0]=] -- net-run --help)
+cli_expect(net_run_drain_limit_zero 2 [=[usage error: --drain-limit: Value 0 not in range 1 to]=] -- net-run --drain-limit 0)
