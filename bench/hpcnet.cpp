@@ -66,7 +66,7 @@ int run_command(CLI::App& sub, const Runner& run, const Shared& sh) {
     }
     throw;
   }
-  if (!report_traces() && rc == kExitOk) rc = kExitRunFailed;
+  if (!report_traces(rc == kExitOk) && rc == kExitOk) rc = kExitRunFailed;
   if (!sh.json.empty()) {
     write_json(sh.json, sub, rc);
     fmt::print("JSON written to {}\n", sh.json);
@@ -93,6 +93,13 @@ int main(int argc, char** argv) {
 
   std::string names;
   for (const Command& c : reg.commands()) names += (names.empty() ? "" : ", ") + c.name;
+  // CLI11's parse errors in the form of every usage error (docs/cli.md): prefix, plain words
+  app.failure_message([names](const CLI::App* a, const CLI::Error& e) {
+    std::string cmd, m = plain_cli_error(e.what());
+    for (const CLI::App* s : a->get_subcommands()) cmd = " " + s->get_name();
+    if (m == "a command is required") m += "; the commands are: " + names;
+    return fmt::format("hpcnet: usage error: {}\n(hpcnet{} --help lists the options)\n", m, cmd);
+  });
   if (argc > 1 && argv[1][0] != '-') {
     bool known = false;
     for (const Command& c : reg.commands()) known = known || c.name == argv[1];
@@ -134,7 +141,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "hpcnet: usage error: %s\n", e.what());
     return kExitUsage;
   } catch (const CLI::Error& e) {  // a command's own late validation (CLI::ValidationError)
-    std::fprintf(stderr, "hpcnet: usage error: %s\n", e.what());
+    std::fprintf(stderr, "hpcnet: usage error: %s\n", plain_cli_error(e.what()).c_str());
     return kExitUsage;
   } catch (const CheckFailed& e) {
     std::fprintf(stderr, "hpcnet: check failed: %s\n", e.what());

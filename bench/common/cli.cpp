@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <utility>
 
 #include <fmt/format.h>
@@ -125,6 +126,40 @@ void prepare_outputs(const CLI::App& app) {
     if (out.prepare) prepare_output(o->get_name(), o->as<std::string>(), out.kind);
 }
 
+std::string plain_cli_error(const std::string& what) {
+  std::string m = what;
+  for (const std::string prefix : {"hpcnet: usage error: ", "hpcnet: usage error"})
+    while (m.rfind(prefix, 0) == 0) m = m.substr(prefix.size());
+  std::smatch r;
+  static const std::regex at_most(R"(^(.*): At Most ([0-9]+) required but received ([0-9]+)$)");
+  static const std::regex at_least(R"(^(.*): At least ([0-9]+) required but received ([0-9]+)$)");
+  static const std::regex typed(R"(^(.*): ([0-9]+) required (.*) missing$)");
+  static const std::regex exactly(R"(^Expected (exactly|at least) ([0-9]+) arguments to (.*), got ([0-9]+)$)");
+  static const std::regex convert(R"(^Could not convert: (.*) = (.*)$)");
+  static const std::regex allowed(R"(^The value (.*) is not an allowed value for (.*)$)");
+  static const std::regex flag_inputs(R"(^(.*): too many inputs for a flag$)");
+  if (std::regex_match(m, r, at_most))
+    return r[2] == "1" ? fmt::format("{}: given {} values (the option given twice?): it takes one", r[1].str(), r[3].str())
+                       : fmt::format("{}: given {} values: it takes at most {}", r[1].str(), r[3].str(), r[2].str());
+  if (std::regex_match(m, r, at_least))
+    return fmt::format("{}: given {} values: it needs at least {}", r[1].str(), r[3].str(), r[2].str());
+  if (std::regex_match(m, r, typed)) return fmt::format("{}: needs a value ({})", r[1].str(), r[3].str());
+  if (std::regex_match(m, r, exactly))
+    return fmt::format("{}: {} {} value(s) needed, {} given", r[3].str(), r[1].str() == "exactly" ? "exactly" : "at least",
+                       r[2].str(), r[4].str());
+  if (std::regex_match(m, r, convert)) {
+    const std::string v = r[2].str();
+    if (!v.empty() && v.find_first_not_of("0123456789") == std::string::npos)  // a narrower whole number than 64 bits
+      return fmt::format("{}: {} is out of range: a whole number 0 to {} at most (--help gives the range)", r[1].str(), v,
+                         UINT32_MAX);
+    return fmt::format("{}: '{}' is not a value it takes (--help gives the type and range)", r[1].str(), v);
+  }
+  if (std::regex_match(m, r, allowed)) return fmt::format("{}: '{}' is not an allowed value", r[2].str(), r[1].str());
+  if (std::regex_match(m, r, flag_inputs)) return fmt::format("{}: a flag takes no value", r[1].str());
+  if (m == "A subcommand is required") return "a command is required";
+  return m;
+}
+
 const CLI::Validator& finite() {
   static const CLI::Validator v(
       [](std::string& s) -> std::string {
@@ -200,16 +235,24 @@ void TraceOptions::check(const CLI::App& app) const {
   trace_asked() = {file, run};
 }
 
-bool report_traces() {
+bool report_traces(bool decides) {
   bool ok = true;
+  // a trace not written is an error message (docs/cli.md): on stderr, the run's failure when it decides the exit code
+  const char* prefix = decides ? "hpcnet: run failed: " : "hpcnet: ";
+  std::fflush(stdout);
   const std::vector<sim::TraceOutcome> outs = sim::trace_outcomes();
   for (const sim::TraceOutcome& o : outs) {
     const auto name = run_names().find(o.run);
-    fmt::print("{}{}\n", o.text(), name == run_names().end() ? "" : fmt::format(" [run {}: {}]", o.run, name->second));
+    const std::string line =
+        fmt::format("{}{}", o.text(), name == run_names().end() ? "" : fmt::format(" [run {}: {}]", o.run, name->second));
+    if (o.written)
+      fmt::print("{}\n", line);
+    else
+      fmt::print(stderr, "{}{}\n", prefix, line);
     ok = ok && o.written;
   }
   if (const TraceAsked& a = trace_asked(); !a.file.empty() && outs.empty()) {  // the run asked for never came
-    fmt::print("no trace written to {}: --trace-run {} asked for, the command ran {} run(s)\n", a.file, a.run,
+    fmt::print(stderr, "{}no trace written to {}: --trace-run {} asked for, the command ran {} run(s)\n", prefix, a.file, a.run,
                sim::trace_run());
     ok = false;
   }

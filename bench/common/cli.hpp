@@ -48,6 +48,12 @@ CLI::Option* output_option(CLI::Option* o, OutKind kind, bool prepare = true);
 // prepared (prepare_output). UsageError otherwise.
 void prepare_outputs(const CLI::App& app);
 
+// CLI11's error text in plain words: "--seed: At Most 1 required but received 2" becomes "--seed:
+// given 2 values (the option twice?): it takes one", "Could not convert: --x = v" becomes "--x:
+// 'v' is not a value it takes", ...; other text is returned as it is, without a leading
+// "hpcnet: usage error: " (main adds it).
+std::string plain_cli_error(const std::string& what);
+
 // Validators: a finite number (CLI::Range lets NaN through); a whole number without a sign
 // (CLI11 turns "-1" into 2^64 - 1 for an unsigned option); a comma-separated list option.
 const CLI::Validator& finite();
@@ -99,8 +105,10 @@ struct TraceOptions {
   void add(CLI::App& app, const std::string& run_help = "");
   void check(const CLI::App& app) const;
 };
-// Prints what became of every trace asked for; returns false when one was not written.
-bool report_traces();
+// Prints what became of every trace asked for: a trace written on stdout, one not written on stderr
+// ("hpcnet: run failed: no trace written ..." when `decides`: it is why the run fails, else
+// "hpcnet: no trace written ..."). Returns false when one was not written.
+bool report_traces(bool decides = false);
 // Names the run that starts with the next models built (none alive now), for the trace report:
 // "trace FILE (Vssm_top, run 3): cycles 0..20000 [run 3: spread 2 threads: dissemination barrier]".
 void name_next_run(const std::string& label);

@@ -36,7 +36,12 @@ struct NetRunOptions {
 // The network asked for: a model by name, the joined one, or make_net's choice.
 std::unique_ptr<NetSimBase> build(const NetRunOptions& o, const MeshShape& shape, NetMode mode) {
   if (!o.model.empty()) {
-    auto net = make_net(o.model, o.buf, TraceWindow{});
+    std::unique_ptr<NetSimBase> net;
+    try {
+      net = make_net(o.model, o.buf, TraceWindow{});
+    } catch (const std::invalid_argument& e) {  // no model of that name: the user's mistake
+      throw UsageError("--model", e.what());
+    }
     if (!(net->spec().shape == shape) || net->spec().mode != mode)
       throw CLI::ValidationError("--model", fmt::format("{} is a {} network, not {} {}", o.model, net->spec().label(), shape.name(),
                                                         mode_name(mode)));
