@@ -35,12 +35,11 @@ std::string option_text(CLI::App& sub, const std::string& name, const std::strin
   return o->get_default_str().empty() ? none : o->get_default_str();
 }
 
-// The output options by kind, checked (folders made) before the run; plots also need gnuplot.
-void prepare_outputs(CLI::App& sub) {
-  const std::pair<const char*, OutKind> outs[] = {
-      {"--csv", OutKind::file}, {"--json", OutKind::file}, {"--plot", OutKind::folder}};
-  for (const auto& [name, kind] : outs)
-    if (const CLI::Option* o = sub.get_option_no_throw(name); o && o->count()) prepare_output(name, o->as<std::string>(), kind);
+// The output options (output_option: --csv, --json, --plot, --trace and a command's own), checked
+// together (none empty, no two on one path) and their folders made before the run; plots also
+// need gnuplot.
+void check_outputs(CLI::App& sub) {
+  prepare_outputs(sub);
   if (const CLI::Option* o = sub.get_option_no_throw("--plot"); o && o->count()) {
     if (const std::string why = plotting_unavailable(); !why.empty()) throw UsageError("--plot", why);
   }
@@ -52,7 +51,7 @@ int run_command(CLI::App& sub, const Runner& run, const Shared& sh) {
   } catch (const std::invalid_argument& e) {
     throw UsageError("HPCNET_TRACE", e.what());
   }
-  prepare_outputs(sub);
+  check_outputs(sub);
   sh.trace.check(sub);
   print_banner(sub.get_name(), option_text(sub, "--seed", "none (deterministic)"));
   int rc = kExitOk;
@@ -67,7 +66,7 @@ int run_command(CLI::App& sub, const Runner& run, const Shared& sh) {
     }
     throw;
   }
-  if (!report_traces() && rc == kExitOk) rc = kExitRunFailed;
+  if (!report_traces(rc == kExitOk) && rc == kExitOk) rc = kExitRunFailed;
   if (!sh.json.empty()) {
     write_json(sh.json, sub, rc);
     fmt::print("JSON written to {}\n", sh.json);
@@ -94,6 +93,13 @@ int main(int argc, char** argv) {
 
   std::string names;
   for (const Command& c : reg.commands()) names += (names.empty() ? "" : ", ") + c.name;
+  // CLI11's parse errors in the form of every usage error (docs/cli.md): prefix, plain words
+  app.failure_message([names](const CLI::App* a, const CLI::Error& e) {
+    std::string cmd, m = plain_cli_error(e.what());
+    for (const CLI::App* s : a->get_subcommands()) cmd = " " + s->get_name();
+    if (m == "a command is required") m += "; the commands are: " + names;
+    return fmt::format("hpcnet: usage error: {}\n(hpcnet{} --help lists the options)\n", m, cmd);
+  });
   if (argc > 1 && argv[1][0] != '-') {
     bool known = false;
     for (const Command& c : reg.commands()) known = known || c.name == argv[1];
@@ -111,9 +117,10 @@ int main(int argc, char** argv) {
     if (!sub->get_option_no_throw("--trace")) shared->trace.add(*sub, c.trace_runs);
     sub->add_option("--json", shared->json, "write the run's configuration and every table as JSON to this file");
     check_numbers(*sub);
-    for (const char* o : {"--csv", "--json", "--trace"})
-      if (CLI::Option* opt = sub->get_option_no_throw(o)) opt->type_name("FILE");
-    if (CLI::Option* opt = sub->get_option_no_throw("--plot")) opt->type_name("FOLDER");
+    for (const char* o : {"--csv", "--json"})
+      if (CLI::Option* opt = sub->get_option_no_throw(o)) output_option(opt, OutKind::file);
+    if (CLI::Option* opt = sub->get_option_no_throw("--trace")) output_option(opt, OutKind::file, false);  // TraceOptions::check
+    if (CLI::Option* opt = sub->get_option_no_throw("--plot")) output_option(opt, OutKind::folder);
   }
   try {
     app.parse(argc, argv);
@@ -134,7 +141,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "hpcnet: usage error: %s\n", e.what());
     return kExitUsage;
   } catch (const CLI::Error& e) {  // a command's own late validation (CLI::ValidationError)
-    std::fprintf(stderr, "hpcnet: usage error: %s\n", e.what());
+    std::fprintf(stderr, "hpcnet: usage error: %s\n", plain_cli_error(e.what()).c_str());
     return kExitUsage;
   } catch (const CheckFailed& e) {
     std::fprintf(stderr, "hpcnet: check failed: %s\n", e.what());

@@ -1,6 +1,7 @@
 // bench/common/cli.cpp: see cli.hpp.
 #include "common/cli.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -9,6 +10,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
+#include <utility>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -76,6 +79,87 @@ void prepare_output(const std::string& option, const std::string& path, OutKind 
   if (!existed) fs::remove(probe, ec);
 }
 
+namespace {
+
+struct OutputOption {
+  OutKind kind;
+  bool prepare;
+};
+std::map<const CLI::Option*, OutputOption>& output_options() {
+  static std::map<const CLI::Option*, OutputOption> m;
+  return m;
+}
+
+// The path as the file system will resolve it (folders, "..", symbolic links of the existing part).
+fs::path resolved(const std::string& path) {
+  std::error_code ec;
+  fs::path p = fs::absolute(path, ec);
+  if (ec) p = path;
+  const fs::path c = fs::weakly_canonical(p, ec);
+  return ec ? p.lexically_normal() : c;
+}
+
+}  // namespace
+
+CLI::Option* output_option(CLI::Option* o, OutKind kind, bool prepare) {
+  output_options()[o] = {kind, prepare};
+  return o->type_name(kind == OutKind::file ? "FILE" : "FOLDER");
+}
+
+void prepare_outputs(const CLI::App& app) {
+  std::vector<std::pair<const CLI::Option*, OutputOption>> given;
+  for (const CLI::Option* o : app.get_options())
+    if (const auto it = output_options().find(o); it != output_options().end() && o->count()) given.emplace_back(o, it->second);
+  std::vector<std::pair<std::string, fs::path>> seen;  // option, resolved path
+  for (const auto& [o, out] : given) {
+    const std::string path = o->as<std::string>();
+    if (path.empty())
+      throw UsageError(o->get_name(), fmt::format("an empty path; give the {} to write", out.kind == OutKind::file ? "file" : "folder"));
+    const fs::path r = resolved(path);
+    for (const auto& [other, rp] : seen)
+      if (rp == r)
+        throw UsageError(fmt::format("{} and {}", other, o->get_name()),
+                         fmt::format("both name '{}': one would overwrite the other; give each output its own path", path));
+    seen.emplace_back(o->get_name(), r);
+  }
+  for (const auto& [o, out] : given)
+    if (out.prepare) prepare_output(o->get_name(), o->as<std::string>(), out.kind);
+}
+
+std::string plain_cli_error(const std::string& what) {
+  std::string m = what;
+  for (const std::string prefix : {"hpcnet: usage error: ", "hpcnet: usage error"})
+    while (m.rfind(prefix, 0) == 0) m = m.substr(prefix.size());
+  std::smatch r;
+  static const std::regex at_most(R"(^(.*): At Most ([0-9]+) required but received ([0-9]+)$)");
+  static const std::regex at_least(R"(^(.*): At least ([0-9]+) required but received ([0-9]+)$)");
+  static const std::regex typed(R"(^(.*): ([0-9]+) required (.*) missing$)");
+  static const std::regex exactly(R"(^Expected (exactly|at least) ([0-9]+) arguments to (.*), got ([0-9]+)$)");
+  static const std::regex convert(R"(^Could not convert: (.*) = (.*)$)");
+  static const std::regex allowed(R"(^The value (.*) is not an allowed value for (.*)$)");
+  static const std::regex flag_inputs(R"(^(.*): too many inputs for a flag$)");
+  if (std::regex_match(m, r, at_most))
+    return r[2] == "1" ? fmt::format("{}: given {} values (the option given twice?): it takes one", r[1].str(), r[3].str())
+                       : fmt::format("{}: given {} values: it takes at most {}", r[1].str(), r[3].str(), r[2].str());
+  if (std::regex_match(m, r, at_least))
+    return fmt::format("{}: given {} values: it needs at least {}", r[1].str(), r[3].str(), r[2].str());
+  if (std::regex_match(m, r, typed)) return fmt::format("{}: needs a value ({})", r[1].str(), r[3].str());
+  if (std::regex_match(m, r, exactly))
+    return fmt::format("{}: {} {} value(s) needed, {} given", r[3].str(), r[1].str() == "exactly" ? "exactly" : "at least",
+                       r[2].str(), r[4].str());
+  if (std::regex_match(m, r, convert)) {
+    const std::string v = r[2].str();
+    if (!v.empty() && v.find_first_not_of("0123456789") == std::string::npos)  // a narrower whole number than 64 bits
+      return fmt::format("{}: {} is out of range: a whole number 0 to {} at most (--help gives the range)", r[1].str(), v,
+                         UINT32_MAX);
+    return fmt::format("{}: '{}' is not a value it takes (--help gives the type and range)", r[1].str(), v);
+  }
+  if (std::regex_match(m, r, allowed)) return fmt::format("{}: '{}' is not an allowed value", r[2].str(), r[1].str());
+  if (std::regex_match(m, r, flag_inputs)) return fmt::format("{}: a flag takes no value", r[1].str());
+  if (m == "A subcommand is required") return "a command is required";
+  return m;
+}
+
 const CLI::Validator& finite() {
   static const CLI::Validator v(
       [](std::string& s) -> std::string {
@@ -94,8 +178,15 @@ const CLI::Validator& finite() {
 const CLI::Validator& unsigned_number() {
   static const CLI::Validator v(
       [](std::string& s) -> std::string {
-        if (!s.empty() && s.find_first_not_of("0123456789") == std::string::npos) return {};
-        return fmt::format("'{}' is not a whole number >= 0", s);
+        if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
+          return fmt::format("'{}' is not a whole number >= 0", s);
+        // CLI11 clamps a value past 2^64 - 1 to it (strtoull): refuse it instead. A narrower
+        // type's overflow is refused by CLI11's conversion (main words that error).
+        static const std::string kMax = std::to_string(UINT64_MAX);
+        const std::string digits = s.substr(std::min(s.find_first_not_of('0'), s.size() - 1));
+        if (digits.size() > kMax.size() || (digits.size() == kMax.size() && digits > kMax))
+          return fmt::format("{} is out of range: a whole number 0 to {}", s, kMax);
+        return {};
       },
       "");
   return v;
@@ -144,16 +235,24 @@ void TraceOptions::check(const CLI::App& app) const {
   trace_asked() = {file, run};
 }
 
-bool report_traces() {
+bool report_traces(bool decides) {
   bool ok = true;
+  // a trace not written is an error message (docs/cli.md): on stderr, the run's failure when it decides the exit code
+  const char* prefix = decides ? "hpcnet: run failed: " : "hpcnet: ";
+  std::fflush(stdout);
   const std::vector<sim::TraceOutcome> outs = sim::trace_outcomes();
   for (const sim::TraceOutcome& o : outs) {
     const auto name = run_names().find(o.run);
-    fmt::print("{}{}\n", o.text(), name == run_names().end() ? "" : fmt::format(" [run {}: {}]", o.run, name->second));
+    const std::string line =
+        fmt::format("{}{}", o.text(), name == run_names().end() ? "" : fmt::format(" [run {}: {}]", o.run, name->second));
+    if (o.written)
+      fmt::print("{}\n", line);
+    else
+      fmt::print(stderr, "{}{}\n", prefix, line);
     ok = ok && o.written;
   }
   if (const TraceAsked& a = trace_asked(); !a.file.empty() && outs.empty()) {  // the run asked for never came
-    fmt::print("no trace written to {}: --trace-run {} asked for, the command ran {} run(s)\n", a.file, a.run,
+    fmt::print(stderr, "{}no trace written to {}: --trace-run {} asked for, the command ran {} run(s)\n", prefix, a.file, a.run,
                sim::trace_run());
     ok = false;
   }

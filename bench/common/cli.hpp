@@ -39,6 +39,20 @@ enum class OutKind { file, folder };
 // creatable; a folder: made, not a file, writable) and throws UsageError(option, problem)
 // otherwise. An empty path is accepted (the option was not given).
 void prepare_output(const std::string& option, const std::string& path, OutKind kind);
+// Marks `o` as an output path of `kind` (its --help type FILE or FOLDER), for prepare_outputs.
+// `prepare`: false when the path is made ready elsewhere (--trace: TraceOptions::check); it is
+// still refused empty and compared with the other outputs.
+CLI::Option* output_option(CLI::Option* o, OutKind kind, bool prepare = true);
+// Every output option of `app` that was given, before anything runs: an empty path is refused,
+// two outputs on one path are refused (naming both options and the path), then each path is
+// prepared (prepare_output). UsageError otherwise.
+void prepare_outputs(const CLI::App& app);
+
+// CLI11's error text in plain words: "--seed: At Most 1 required but received 2" becomes "--seed:
+// given 2 values (the option twice?): it takes one", "Could not convert: --x = v" becomes "--x:
+// 'v' is not a value it takes", ...; other text is returned as it is, without a leading
+// "hpcnet: usage error: " (main adds it).
+std::string plain_cli_error(const std::string& what);
 
 // Validators: a finite number (CLI::Range lets NaN through); a whole number without a sign
 // (CLI11 turns "-1" into 2^64 - 1 for an unsigned option); a comma-separated list option.
@@ -91,8 +105,10 @@ struct TraceOptions {
   void add(CLI::App& app, const std::string& run_help = "");
   void check(const CLI::App& app) const;
 };
-// Prints what became of every trace asked for; returns false when one was not written.
-bool report_traces();
+// Prints what became of every trace asked for: a trace written on stdout, one not written on stderr
+// ("hpcnet: run failed: no trace written ..." when `decides`: it is why the run fails, else
+// "hpcnet: no trace written ..."). Returns false when one was not written.
+bool report_traces(bool decides = false);
 // Names the run that starts with the next models built (none alive now), for the trace report:
 // "trace FILE (Vssm_top, run 3): cycles 0..20000 [run 3: spread 2 threads: dissemination barrier]".
 void name_next_run(const std::string& label);

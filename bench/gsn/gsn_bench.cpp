@@ -109,7 +109,7 @@ void add_gsn_commands(Registry& reg) {
     const std::string nodes_help = fmt::format(
         "node counts, those built: {} (1: the engine's loopback, the others a tree model each; --quick: 1,2,4)",
         gsn_node_counts_text());
-    add_list(c, "--nodes", st->g.nodes, nodes_help)->check(CLI::IsMember(gsn_node_counts()));
+    add_list(c, "--nodes", st->g.nodes, nodes_help)->check(gsn_nodes_validator());
     c.add_option("--threads", st->g.threads, "participants per node (the node's PEs x threads: 1..20)")
         ->check(CLI::Range(1u, 20u));
     c.add_option("--rounds", st->g.rounds, "timed operations per node count (--quick: 3)")->check(CLI::Range(1u, 100000u));

@@ -80,7 +80,8 @@ Runner add_net_options(CLI::App& app) {
                 "read settings from this TOML file (keys: the option names without --, lists as arrays; options given "
                 "on the command line and key=value settings win over it)")
       ->check(CLI::ExistingFile);
-  n->add_option("--save-config", c->save_config, "write the effective configuration to this TOML file (--config reads it back)");
+  output_option(n->add_option("--save-config", c->save_config, "write the effective configuration to this TOML file (--config reads it back)"),
+                OutKind::file);
   n->add_option("settings", c->settings,
                 "key=value settings, after the options: scenario, mesh (or shape), mode, pattern, loads, depth, buf, "
                 "gain-buf, warmup, measure, phases (=warmup/measure), seed, hotspot-frac, hotspots, speed-mesh, threads, "

@@ -4,7 +4,9 @@
 // without a model (docs/net_bench.md#options).
 #include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <map>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -96,6 +98,26 @@ std::string toml_value(const CLI::Option& o, const std::vector<std::string>& v) 
 
 namespace {
 
+// Why `text` is not a text file ("" if it is): a control byte other than tab, line feed and
+// carriage return, or bytes that are not UTF-8.
+std::string not_text(const std::string& text) {
+  for (size_t i = 0; i < text.size();) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    if (b < 0x80) {
+      if ((b < 0x20 && b != '\t' && b != '\n' && b != '\r') || b == 0x7f)
+        return fmt::format("control byte 0x{:02x} at offset {}", b, i);
+      ++i;
+      continue;
+    }
+    const size_t n = b >= 0xf0 && b < 0xf5 ? 4 : b >= 0xe0 && b < 0xf0 ? 3 : b >= 0xc2 && b < 0xe0 ? 2 : 0;
+    bool ok = n != 0 && i + n <= text.size();
+    for (size_t k = 1; ok && k < n; ++k) ok = (static_cast<unsigned char>(text[i + k]) & 0xc0) == 0x80;
+    if (!ok) return fmt::format("byte 0x{:02x} at offset {} is not UTF-8", b, i);
+    i += n;
+  }
+  return {};
+}
+
 const std::string kKeyHelp = ", shape (= mesh), phases (= warmup/measure, e.g. 500/2000)";
 
 // Sets option --key of `c` to `values` (the option's own checks apply); `what` names the setting
@@ -125,7 +147,7 @@ void set_key(NetCommand& c, const std::string& what, std::string key, const std:
     try {
       o->run_callback();
     } catch (const CLI::Error& e) {
-      throw UsageError(what, e.what());
+      throw UsageError(what, plain_cli_error(e.what()));
     }
   }
 }
@@ -139,19 +161,34 @@ void apply_settings(NetCommand& c) {
     std::set<std::string> given;
     for (const std::string& k : kKeys)
       if (c.app->count("--" + k)) given.insert(k);
-    std::ifstream f(c.config);
+    std::ifstream f(c.config, std::ios::binary);
     if (!f) throw UsageError("--config", fmt::format("cannot read '{}'", c.config));
+    const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    // a binary file is named, never echoed (its bytes would reach the terminal in CLI11's messages)
+    if (const std::string why = not_text(text); !why.empty())
+      throw UsageError("--config", fmt::format("'{}' is not a text config file (TOML): {}", c.config, why));
+    std::istringstream in(text);
     std::vector<CLI::ConfigItem> items;
     try {
-      items = CLI::ConfigTOML().from_config(f);
+      items = CLI::ConfigTOML().from_config(in);
     } catch (const CLI::Error& e) {
       throw UsageError("--config", fmt::format("{}: {}", c.config, e.what()));
     }
+    std::set<std::string> seen;
     for (const CLI::ConfigItem& it : items) {
       if (it.name == "++" || it.name == "--") continue;  // CLI11's section markers
       const std::string what = fmt::format("{}: {}", c.config, it.fullname());
       if (!it.parents.empty() && !(it.parents.size() == 1 && it.parents[0] == "net"))
         throw UsageError(what, "unknown section; the keys stand at the top or under [net]");
+      // a key given twice: CLI11 merges two lines in a row into one item of two values, and
+      // lets a later line replace an earlier one; both are refused, naming the key
+      std::string key = it.name;
+      std::replace(key.begin(), key.end(), '_', '-');
+      if (!seen.insert(key).second) throw UsageError(what, fmt::format("the key '{}' is given twice", it.name));
+      if (const CLI::Option* o = c.app->get_option_no_throw("--" + key);
+          o && it.inputs.size() > 1 && !o->get_delimiter() && o->get_expected_max() <= 1)
+        throw UsageError(what, fmt::format("the key '{}' is given {} times (or as a list): it takes one value", it.name,
+                                           it.inputs.size()));
       set_key(c, what, it.name, it.inputs, given);
     }
   }

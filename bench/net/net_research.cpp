@@ -27,7 +27,7 @@ struct NetRunOptions {
   double load = 0.1, ej_ready = 1.0;
   unsigned buf = 0, hist_bin = 4, runs = 1, threads = 1;
   uint64_t warmup = 5000, measure = 20000, seed = 1;
-  uint64_t max_queue = 0, drain_limit = 0;
+  uint64_t max_queue = 0, drain_limit = NetRunConfig{}.drain_limit;
   unsigned starve_t = NetFairness::kDefaultT;
   bool joined = false, quiet = false, no_wait_arb = false;
   std::string trace, link_csv, router_csv, heatmap, hist_csv, csv;
@@ -36,7 +36,12 @@ struct NetRunOptions {
 // The network asked for: a model by name, the joined one, or make_net's choice.
 std::unique_ptr<NetSimBase> build(const NetRunOptions& o, const MeshShape& shape, NetMode mode) {
   if (!o.model.empty()) {
-    auto net = make_net(o.model, o.buf, TraceWindow{});
+    std::unique_ptr<NetSimBase> net;
+    try {
+      net = make_net(o.model, o.buf, TraceWindow{});
+    } catch (const std::invalid_argument& e) {  // no model of that name: the user's mistake
+      throw UsageError("--model", e.what());
+    }
     if (!(net->spec().shape == shape) || net->spec().mode != mode)
       throw CLI::ValidationError("--model", fmt::format("{} is a {} network, not {} {}", o.model, net->spec().label(), shape.name(),
                                                         mode_name(mode)));
@@ -52,10 +57,7 @@ int run(const NetRunOptions& o) {
   const MeshShape shape = MeshShape::parse(o.mesh);  // checked by the options' validators
   const NetMode mode = parse_mode(o.mode);
   const Pattern pattern = parse_pattern(o.pattern);
-  // the outputs before anything runs (docs/cli.md)
-  for (const auto& [opt, path] : {std::pair<const char*, const std::string&>{"--link-stats", o.link_csv},
-                                  {"--router-stats", o.router_csv}, {"--heatmap", o.heatmap}, {"--latency-hist", o.hist_csv}})
-    prepare_output(opt, path, OutKind::file);
+  // the outputs are checked before anything runs, with the shared ones (output_option, docs/cli.md)
   if (!o.heatmap.empty())
     if (const std::string why = plotting_unavailable(); !why.empty()) throw UsageError("--heatmap", why);
   auto net = build(o, shape, mode);
@@ -63,7 +65,7 @@ int run(const NetRunOptions& o) {
   const NetSpec& sp = net->spec();
   NetRunConfig rc;
   rc.traffic.max_queue = o.max_queue;
-  if (o.drain_limit) rc.drain_limit = o.drain_limit;
+  rc.drain_limit = o.drain_limit;
   rc.max_packet_age = 0;  // reported (max age), not a failure
   rc.traffic.pattern.pattern = pattern;
   rc.traffic.load = o.load;
@@ -174,8 +176,12 @@ void add_net_research_command(Registry& reg) {
             app.add_option("--pattern", o->pattern, "uniform, transpose, bitcomp, bitrev, hotspot, neighbor (default uniform)")
                 ->check(parses([](const std::string& v) { parse_pattern(v); }, "PATTERN"));
             app.add_option("--load", o->load, "offered load, flits/node/cycle (default 0.1)")->check(CLI::Range(0.0, 1.0));
-            app.add_option("--buf", o->buf, "input buffer depth, packets (default: the mode's default)")->check(CLI::Range(1u, 8u));
-            app.add_option("--warmup", o->warmup, "warm-up cycles (default 5000)");
+            // no default shown: the mode's own depth is used when --buf is not given
+            app.add_option("--buf", o->buf, "input buffer depth, packets (default: the mode's default)")
+                ->check(CLI::Range(1u, 8u))
+                ->default_str("");
+            // at most 2^40 like --measure: warmup + measure + drain must not wrap around 2^64
+            app.add_option("--warmup", o->warmup, "warm-up cycles (default 5000)")->check(CLI::Range(uint64_t{0}, uint64_t{1} << 40));
             app.add_option("--measure", o->measure, "measurement cycles (default 20000)")->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
             app.add_option("--seed", o->seed, "random seed");
             app.add_option("--ej-ready", o->ej_ready, "probability that an ejection port is ready in a cycle (default 1)")
@@ -185,10 +191,12 @@ void add_net_research_command(Registry& reg) {
             app.add_flag("--joined", o->joined, "join blocks even when a whole-mesh model is built (speed comparisons)");
             app.add_option("--model", o->model, "a built whole-mesh model by name (hpcnet net --list-models)");
             app.add_option("--traffic-trace", o->trace, "packet trace file as the traffic: <time> <src> <dst> <flits> per line");
-            app.add_option("--link-stats", o->link_csv, "per-link statistics of the measurement window as CSV");
-            app.add_option("--router-stats", o->router_csv, "per-router-input statistics (occupancy, blocked cycles) as CSV");
-            app.add_option("--heatmap", o->heatmap, "heat map of link utilization, PNG (gnuplot; its script beside it)");
-            app.add_option("--latency-hist", o->hist_csv, "latency histogram of the measured packets as CSV");
+            output_option(app.add_option("--link-stats", o->link_csv, "per-link statistics of the measurement window as CSV"), OutKind::file);
+            output_option(app.add_option("--router-stats", o->router_csv, "per-router-input statistics (occupancy, blocked cycles) as CSV"),
+                          OutKind::file);
+            output_option(app.add_option("--heatmap", o->heatmap, "heat map of link utilization, PNG (gnuplot; its script beside it)"),
+                          OutKind::file);
+            output_option(app.add_option("--latency-hist", o->hist_csv, "latency histogram of the measured packets as CSV"), OutKind::file);
             app.add_option("--hist-bin", o->hist_bin, "latency histogram bin width, cycles (default 4)")->check(CLI::Range(1u, 100000u));
             app.add_option("--runs", o->runs, "repeat the run (speed measurements; default 1)")->check(CLI::Range(1u, 100u));
             app.add_option("--csv", o->csv, "the result table as CSV");
@@ -198,7 +206,8 @@ void add_net_research_command(Registry& reg) {
                 ->check(CLI::Range(0u, 65535u));
             app.add_flag("--no-wait-arb", o->no_wait_arb, "plain rotating switch allocation instead of longest wait first");
             app.add_option("--max-queue", o->max_queue, "source queue cap, packets (default 0: unbounded)");
-            app.add_option("--drain-limit", o->drain_limit, "cycles after the window for the tagged packets (default 50000)");
+            app.add_option("--drain-limit", o->drain_limit, "cycles after the window for the tagged packets; beyond: unstable")
+                ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
             app.add_flag("--quiet", o->quiet, "no progress lines on stderr");
             return [o, &app] {
               // options that would be ignored are errors (docs/cli.md)

@@ -54,3 +54,24 @@ add_test(NAME cli.net_one_load COMMAND ${_net_expect} 0 "^1 simulation runs" --n
 add_test(NAME cli.net_above_bound COMMAND ${_net_expect} 0 "^hotspot +0.[0-9]+ \\(> bound!\\) " --has "note: hotspot adbr: saturation 0.[0-9]+ is above the ideal throughput of its routing \\(0.139, ideal any\\)" -- ${_net} --scenario saturation --quick --quiet --mode adbr --pattern hotspot)
 # speed: its own header, --loads, the cycles/s it prints, no verdict from one run
 add_test(NAME cli.net_speed_surface COMMAND ${_net_expect} 0 "^loads = \\[0.1\\]$" --has "^\\[net 1/~1\\] speed 8x8, 1 thread, load 0.10, run 1: [0-9]+ cycles/cpu-s" --has "^simulation speed 8x8 at load 0.1, 1 thread, cycles/cpu-s +[0-9]+ +>= 180000 +\\(no verdict: 1 run\\)$" --has "note: one run per point: figures only" --no "^(# )?(pattern|mode|mesh) =" --no " (MISSED|met)$" -- ${_net} --scenario speed --quick --speed-mesh 8x8 --threads 1 --loads 0.1)
+
+# Issue 34: what a researcher could get wrong without a word. A config file's key given twice (in
+# a row: CLI11 merges the lines; apart: the later would win) and a binary file are refused, naming
+# the key or the file.
+add_test(NAME cli.net_config_duplicate_key COMMAND sh -c "printf 'seed = 3\\nseed = 4\\n' > '${_net_out}/dup.toml'; sh \"$0\" 2 \"^hpcnet: usage error: .*dup.toml: seed: the key 'seed' is given 2 times\" --no 'At Most' -- \"$1\" net --config '${_net_out}/dup.toml'"
+         ${PROJECT_SOURCE_DIR}/scripts/cli_expect.sh $<TARGET_FILE:hpcnet>)
+add_test(NAME cli.net_config_duplicate_key_apart COMMAND sh -c "printf 'seed = 3\\nmesh = \"4x4\"\\nseed = 4\\n' > '${_net_out}/dup2.toml'; sh \"$0\" 2 \"usage error: .*dup2.toml: seed: the key 'seed' is given twice\" -- \"$1\" net --config '${_net_out}/dup2.toml'"
+         ${PROJECT_SOURCE_DIR}/scripts/cli_expect.sh $<TARGET_FILE:hpcnet>)
+add_test(NAME cli.net_config_binary COMMAND sh -c "printf 'seed\\001\\000\\377\\033[2J = 1\\n' > '${_net_out}/bin.toml'; out=$(\"$0\" net --config '${_net_out}/bin.toml' 2>&1); rc=$?; echo \"$out\" | od -c | head -5; [ $rc -eq 2 ] && echo \"$out\" | grep -q \"usage error: --config: '.*bin.toml' is not a text config file (TOML): control byte 0x01 at offset 4\" && ! echo \"$out\" | LC_ALL=C grep -q \"$(printf '\\033')\""
+         $<TARGET_FILE:hpcnet>)
+# net-run: numbers past the range refused (a window that would wrap around 2^64), a mesh radix out
+# of range said as such, an unknown --model a usage error, --help defaults inside their ranges, an
+# explicit --drain-limit 0 refused (it meant the default).
+cli_expect(net_run_warmup_overflow 2 [=[usage error: --warmup: Value 18446744073709551615 not in range 0 to 1099511627776]=]
+           --no [=[: seed]=] -- net-run --mesh 4x4 --warmup 18446744073709551615 --measure 100)
+cli_expect(net_run_mesh_radix 2 [=[usage error: --mesh: .*bad mesh '1x1000': every radix must be 2\.\.64 \(1 and 1000 are not\)]=]
+           --no [=[expected KxK]=] -- net-run --mesh 1x1000)
+cli_expect(net_run_bad_model 2 [=[^hpcnet: usage error: --model: no mesh model 'Vnet_nope' is built]=] -- net-run --model Vnet_nope)
+cli_expect(net_run_help_defaults 0 [=[--drain-limit UINT:UINT in \[1 - 1099511627776\]=50000$]=]
+           --has [=[--buf UINT:UINT in \[1 - 8\] +input buffer depth]=] --no [=[\[1 - 8\]=0]=] -- net-run --help)
+cli_expect(net_run_drain_limit_zero 2 [=[usage error: --drain-limit: Value 0 not in range 1 to]=] -- net-run --drain-limit 0)

@@ -174,7 +174,7 @@ void add_cluster_commands(Registry& reg) {
             auto st = std::make_shared<State>();
             c.add_option("--nodes", st->o.nodes,
                          fmt::format("nodes: {} (4, 16 and 64 also get a 2x2, 4x4, 8x8 mesh)", gsn_node_counts_text()))
-                ->check(CLI::IsMember(gsn_node_counts()));
+                ->check(gsn_nodes_validator());
             c.add_option("--threads", st->o.threads, "participants per node (the node's PEs x threads: 1..20)")
                 ->check(CLI::Range(1u, 20u));
             c.add_option("--rounds", st->o.rounds, "io=1 barrier + reduce rounds (--quick: 3)")->check(CLI::Range(1u, 1024u));

@@ -25,17 +25,26 @@ MeshShape MeshShape::parse(const std::string& name) {
   while (pos <= text.size()) {
     const size_t x = text.find('x', pos);
     const std::string part = text.substr(pos, x == std::string::npos ? std::string::npos : x - pos);
-    if (part.empty() || part.size() > 3 || !std::all_of(part.begin(), part.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+    if (part.empty() || !std::all_of(part.begin(), part.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
       throw std::invalid_argument(
           fmt::format("bad mesh '{}': expected KxK or KxKxK, e.g. 8x8 or 4x4x4 (a torus: 8x8-torus)", name));
-    v.push_back(static_cast<unsigned>(std::stoul(part)));
+    // a radix too long to convert is out of range (below); 999 stands for it, the text is kept
+    v.push_back(part.size() > 9 ? 999u : static_cast<unsigned>(std::min(std::stoul(part), 999ul)));
     if (x == std::string::npos) break;
     pos = x + 1;
   }
   if (v.size() < 2 || v.size() > 3)
     throw std::invalid_argument(fmt::format("bad mesh '{}': 2 or 3 dimensions (e.g. 8x8 or 4x4x4)", name));
-  for (unsigned r : v)
-    if (r < 2 || r > 64) throw std::invalid_argument(fmt::format("bad mesh '{}': radix {} outside 2..64", name, r));
+  std::vector<std::string> bad;  // every radix outside 2..64, as written
+  pos = 0;
+  for (unsigned r : v) {
+    const size_t x = text.find('x', pos);
+    if (r < 2 || r > 64) bad.push_back(text.substr(pos, x == std::string::npos ? std::string::npos : x - pos));
+    pos = x + 1;
+  }
+  if (!bad.empty())
+    throw std::invalid_argument(fmt::format("bad mesh '{}': every radix must be 2..64 ({} {})", name, fmt::join(bad, " and "),
+                                            bad.size() == 1 ? "is not" : "are not"));
   MeshShape s = v.size() == 2 ? MeshShape(v[0], v[1]) : MeshShape(v[0], v[1], v[2]);
   s.torus = torus;
   return s;
