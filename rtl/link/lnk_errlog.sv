@@ -45,12 +45,22 @@ module lnk_errlog #(
     for (int g = 0; g < 4; g++)
       inc[g] = 2'(drop_valid_i[0] && group(drop_cause_i[3:0]) == 2'(g)) + 2'(drop_valid_i[1] && group(drop_cause_i[7:4]) == 2'(g));
   end
-  // one report this cycle: from port p1 (0 or 1)
-  logic          p1;
-  logic [Ew-1:0] one;
-  assign p1  = !drop_valid_i[0];
-  assign one = p1 ? {drop_word_i[127:64], num_q + 16'd1, drop_seq_i[15:8], drop_vc_i[7:4], drop_cause_i[7:4]}
-                  : {drop_word_i[63:0], num_q + 16'd1, drop_seq_i[7:0], drop_vc_i[3:0], drop_cause_i[3:0]};
+  // the entries this cycle's reports go to: the first at wp, a second one after it
+  logic [PW-1:0] wp1, wp2;
+  logic [Entries-1:0] we0, we1;
+  logic [Ew-1:0] e0, e1;
+  assign wp1 = (32'(wp_q) + 1 == Entries) ? '0 : wp_q + PW'(1);
+  assign wp2 = (32'(wp1) + 1 == Entries) ? '0 : wp1 + PW'(1);
+  // e0 goes to wp: port 0's report, or port 1's when it is alone; e1 (port 1's) to wp + 1
+  assign e0 = drop_valid_i[0] ? {drop_word_i[63:0], num_q + 16'd1, drop_seq_i[7:0], drop_vc_i[3:0], drop_cause_i[3:0]}
+                              : {drop_word_i[127:64], num_q + 16'd1, drop_seq_i[15:8], drop_vc_i[7:4], drop_cause_i[7:4]};
+  assign e1 = {drop_word_i[127:64], num_q + 16'd2, drop_seq_i[15:8], drop_vc_i[7:4], drop_cause_i[7:4]};
+  always_comb begin
+    for (int i = 0; i < Entries; i++) begin
+      we0[i] = drop_valid_i != '0 && wp_q == PW'(i);
+      we1[i] = drop_valid_i == 2'b11 && wp1 == PW'(i);
+    end
+  end
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -68,17 +78,15 @@ module lnk_errlog #(
       for (int p = 0; p < 2; p++) begin
         if (drop_valid_i[p] && drop_cause_i[4*p +: 4] != 4'd6 && drop_cause_i[4*p +: 4] != 4'd7) dirty_o <= 1'b1;
       end
-      // the buffer: port 0's drop, then port 1's
-      if (drop_valid_i[0] && drop_valid_i[1]) begin
-        buf_o[32'(wp_q)*Ew +: Ew] <= {drop_word_i[63:0], num_q + 16'd1, drop_seq_i[7:0], drop_vc_i[3:0], drop_cause_i[3:0]};
-        buf_o[32'(PW'(32'(wp_q) + 1 == Entries ? 0 : 32'(wp_q) + 1))*Ew +: Ew] <=
-            {drop_word_i[127:64], num_q + 16'd2, drop_seq_i[15:8], drop_vc_i[7:4], drop_cause_i[7:4]};
-        wp_q  <= PW'((32'(wp_q) + 2) % Entries);
-        num_q <= num_q + 16'd2;
-      end else if (drop_valid_i != '0) begin
-        buf_o[32'(wp_q)*Ew +: Ew] <= one;
-        wp_q  <= PW'((32'(wp_q) + 1) % Entries);
-        num_q <= num_q + 16'd1;
+      // the buffer: port 0's drop, then port 1's (each entry written by its own enable: no
+      // run-time indexed write)
+      for (int i = 0; i < Entries; i++) begin
+        if (we0[i]) buf_o[i*Ew +: Ew] <= e0;
+        if (we1[i]) buf_o[i*Ew +: Ew] <= e1;
+      end
+      if (drop_valid_i != '0) begin
+        wp_q  <= (drop_valid_i == 2'b11) ? wp2 : wp1;
+        num_q <= num_q + ((drop_valid_i == 2'b11) ? 16'd2 : 16'd1);
       end
     end
   end

@@ -7,3 +7,7 @@ hpcnet_model(PREFIX Vlnk_tx TOP lnk_tx SOURCES ${LNK_RTL})
 hpcnet_model(PREFIX Vlnk_rx TOP lnk_rx SOURCES ${LNK_RTL})
 hpcnet_model(PREFIX Vlnk_tx_s TOP lnk_tx SOURCES ${LNK_RTL} ARGS -GRetxFlits=17 -GCredits=2 -GTimeout=150)
 hpcnet_model(PREFIX Vlnk_rx_s TOP lnk_rx SOURCES ${LNK_RTL} ARGS -GBufPkts=2)
+# The window for a 30-metre cable (50 cycles each way): the default sender with 24 credits and a
+# receiver of 24 packets per VC (the NIC's defaults).
+hpcnet_model(PREFIX Vlnk_tx_c24 TOP lnk_tx SOURCES ${LNK_RTL} ARGS -GCredits=24)
+hpcnet_model(PREFIX Vlnk_rx_b24 TOP lnk_rx SOURCES ${LNK_RTL} ARGS -GBufPkts=24)

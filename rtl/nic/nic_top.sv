@@ -17,7 +17,7 @@ module nic_top #(
   parameter int AttLog2   = 16,
   parameter int AttLat    = 24,
   parameter int FifoBytes = 8192,
-  parameter int LinkPkts  = 4,    // receive buffer per VC, in packets (the sender's credits)
+  parameter int LinkPkts  = 24,   // receive buffer per VC, in packets (the credits): a 50-cycle link at full rate
   parameter int LinkRetx  = 160,  // the link's retransmit buffer, in flits (32 packets)
   parameter int LinkTmo   = 1024, // cycles without an acknowledgement before the link replays
   localparam int MaxWords = 24,

@@ -25,7 +25,9 @@
 
 #include "Vlnk_rx.h"
 #include "Vlnk_rx_s.h"
+#include "Vlnk_rx_b24.h"
 #include "Vlnk_tx.h"
+#include "Vlnk_tx_c24.h"
 #include "Vlnk_tx_s.h"
 #include "hpcnet/tb/bits.hpp"
 #include "hpcnet/tb/cycle.hpp"
@@ -74,6 +76,7 @@ struct LkCfg {
   LinkFaults fwd, fwd_ctl, rev;  // flits forward; (unused) control forward; control words back
   unsigned pkts = 300;           // per VC
   unsigned src_pct = 80, snk_pct = 80;
+  unsigned vcs_active = kVcs;    // VCs 0..vcs_active-1 send
 };
 
 template <class Tx, class Rx>
@@ -121,7 +124,7 @@ struct LkPair {
   unsigned rnd(unsigned n) { return unsigned(rng() % n); }
   void make(unsigned v) {
     Src& s = vc[v];
-    if (s.made >= cfg.pkts) return;
+    if (s.made >= cfg.pkts || v >= cfg.vcs_active) return;
     ++s.made;
     for (unsigned k = 0; k < kPktFlits; ++k) {
       WireFlit f;
@@ -133,8 +136,10 @@ struct LkPair {
     }
   }
   bool done() const {
-    for (const Src& s : vc)
+    for (unsigned v = 0; v < cfg.vcs_active; ++v) {
+      const Src& s = vc[v];
       if (s.made < cfg.pkts || !s.flits.empty() || !s.expect.empty()) return false;
+    }
     return true;
   }
 
@@ -246,7 +251,8 @@ void lk_check_exact(LkPair<Tx, Rx>& t, uint64_t limit) {
   INFO("cycles " << t.now << ", retries " << t.tx.retries_o << ", timeouts " << t.tx.timeouts_o
                  << ", faults logged " << t.fwd.log().size() + t.rev.log().size());
   REQUIRE(t.done());
-  for (unsigned v = 0; v < kVcs; ++v) CHECK(t.vc[v].delivered == uint64_t(t.cfg.pkts) * kPktFlits);
+  for (unsigned v = 0; v < kVcs; ++v)
+    CHECK(t.vc[v].delivered == (v < t.cfg.vcs_active ? uint64_t(t.cfg.pkts) * kPktFlits : 0));
   CHECK(t.bad_delivery == 0);
   CHECK(t.extra_delivery == 0);
   CHECK(t.tx.unacked_o == 0);
@@ -405,4 +411,39 @@ TEST_CASE("lnk: the small variant brakes mid-packet and times out and still deli
   lk_check_exact(t, 600000);
   CHECK(brakes > 0);
   CHECK(t.tx.timeouts_o > 0);
+}
+
+TEST_CASE("lnk: one flit a cycle at a link delay of 50 with the default retransmit buffer and 24 packets per VC", "[link]") {
+  // The paper's 30-metre cables: about 50 cycles each way. One VC streams; the link must carry a
+  // flit every cycle once the stream runs. What bounds it: the acknowledgement's round trip for
+  // the retransmit buffer (2 x 50 + about 5 cycles: the default 160 flits cover it) and the
+  // credits' round trip for the receive buffer (2 x 50 + about 17 cycles: 24 packets per VC).
+  // With the receiver's default 4 packets the same link is credit-bound (4 x 5 flits per round trip).
+  auto util = [](auto& t) {
+    uint64_t flits = 0, cycles = 0;
+    while (!t.done() && t.now < 200000) {
+      const bool streaming = t.now > 400 && t.vc[0].made < t.cfg.pkts;
+      t.cycle();
+      if (streaming) {
+        ++cycles;
+        flits += t.tx.link_valid_o;
+      }
+    }
+    lk_check_exact(t, 300000);
+    return double(flits) / double(cycles);
+  };
+  LkCfg c;
+  c.delay = 50;
+  c.pkts = 600;
+  c.src_pct = 100;
+  c.snk_pct = 100;
+  c.vcs_active = 1;
+  LkPair<Vlnk_tx_c24, Vlnk_rx_b24> big(c, hpcnet::tb::seed("lnk window"));
+  const double u24 = util(big);
+  LkPair<Vlnk_tx, Vlnk_rx> small(c, hpcnet::tb::seed("lnk window small"));
+  const double u4 = util(small);
+  INFO("link utilisation at delay 50: " << u24 << " with 24 packets per VC, " << u4 << " with 4");
+  CHECK(u24 >= 0.99);
+  CHECK(big.tx.retries_o == 0);
+  CHECK(u4 < 0.25);  // 20 flits per credit round trip of about 117 cycles
 }
