@@ -24,8 +24,9 @@
 //              cycle after its request is accepted.
 //   Fence    : while inv_active_i and the job's key is inv_key_i (not a physical job), the
 //              job's translations are withdrawn (nic_inval): no new read is issued from the
-//              next cycle on (a request already shown stays until taken, valid/ready), the rest of the job is zero frames, and its result carries BAD_KEY
-//              as for a later page that fails (a first translation still outstanding counts as
+//              next cycle on (a request already shown stays until taken, valid/ready), the
+//              rest of the job is zero frames, and its result carries BAD_KEY as for a later
+//              page that fails (a first translation still outstanding counts as
 //              failed: no packet). inv_hold_o stays high while such a translation is held or
 //              a lookup of it is outstanding.
 //   Reads    : rd_req_* (48-bit physical byte address, len 1..ReqBytes, a rolling tag) cut at
