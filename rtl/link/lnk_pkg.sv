@@ -16,13 +16,17 @@
 // A packet's CRC covers its flits in order; the tail flit carries it (crc field).
 //
 // Control word (CtlW = 64 bits, sent every cycle in the reverse direction, like a link's control
-// symbols): {chk[15:0], free[3][7:0], free[2], free[1], free[0], 7'b0, nack_id, ack[7:0]}
+// symbols): {chk[15:0], free[3][7:0], free[2], free[1], free[0], 5'b0, lst[1:0], nack_id, ack[7:0]}
 //   ack     : the sequence number the receiver expects next (cumulative: every earlier packet is
 //             accepted)
 //   nack_id : toggles when the receiver asks for a replay from ack (an error episode)
 //   free[v] : packets of VC v the receiver has released so far (mod 256): the sender's credits
 //             are Credits - (new packets sent on v - free[v]); a lost word costs nothing (the
 //             next one carries the same totals)
+//   lst     : the state of the end that sends the word (lnk_state): LstUp, LstTrain (it is down
+//             and flushing), LstReady (flushed, waiting for the other end), LstHeard (flushed,
+//             and it has heard the other end's READY); the sender uses ack, nack_id and free
+//             only from LstUp words
 //   chk     : CRC-16 of the 48 bits below it; a word whose chk fails is ignored
 package lnk_pkg;
   /* verilator lint_off UNUSEDPARAM */  // a unit may use only some of them
@@ -31,6 +35,10 @@ package lnk_pkg;
   localparam int unsigned MaxVcs   = 4;
   localparam logic [15:0] CrcPoly  = 16'h1021;
   localparam logic [15:0] CrcInit  = 16'hFFFF;
+  localparam logic [1:0]  LstUp    = 2'd0;
+  localparam logic [1:0]  LstTrain = 2'd1;
+  localparam logic [1:0]  LstReady = 2'd2;
+  localparam logic [1:0]  LstHeard = 2'd3;
   /* verilator lint_on UNUSEDPARAM */
 
   // the CRC after n more bits (d's top bit first)

@@ -24,6 +24,10 @@
 //   Buffer   : per VC a memory of BufPkts * PktFlits flits; a packet is released to out_* only
 //              once accepted; out_* registered, one flit a cycle per VC, a VC whose output stalls
 //              never delays another.
+//   Down     : while up_i is 0 (lnk_state) the wire is ignored (the packet under way is
+//              forgotten, nothing is reported), the packets already accepted drain out as usual,
+//              and ack, nack_id and the free counts start again from 0; drained_o when nothing
+//              is buffered. The control word carries lst_i, this end's state.
 // Parameters: Vcs (1..4), PktFlits (>= 2), BufPkts (1..127: the sender's Credits).
 module lnk_rx #(
   parameter int  Vcs      = 2,
@@ -49,7 +53,10 @@ module lnk_rx #(
   output logic [7:0]           drop_cause_o,  // port p at [4p +: 4]
   output logic [15:0]          drop_seq_o,    // [8p +: 8]
   output logic [7:0]           drop_vc_o,     // [4p +: 4]
-  output logic [127:0]         drop_word_o    // [64p +: 64]
+  output logic [127:0]         drop_word_o,   // [64p +: 64]
+  input  logic                 up_i,
+  input  logic [1:0]           lst_i,
+  output logic                 drained_o
 );
   if (Vcs < 1 || Vcs > lnk_pkg::MaxVcs) begin : gen_err_vcs
     $error("lnk_rx: Vcs must be 1..4");
@@ -82,7 +89,7 @@ module lnk_rx #(
   logic [15:0] crc_nx;
   logic        f_v, f_exp, f_dup;
   logic [7:0]  back;
-  assign f_v    = link_valid_i;
+  assign f_v    = link_valid_i && up_i;
   assign crc_nx = lnk_pkg::crc16_bits(link_head_i ? lnk_pkg::CrcInit : crc_q,
                     lnk_pkg::flit_bits(link_head_i ? link_seq_i : 8'd0, 8'(link_vc_i), link_head_i, link_tail_i, link_data_i));
   assign back   = exp_q - link_seq_i;
@@ -90,7 +97,8 @@ module lnk_rx #(
   assign f_dup  = back != '0 && back <= 8'd128;
 
   // per-VC buffers: room for a whole packet, the write of this flit, commit / rewind
-  logic [Vcs-1:0] room, wen, commit, rewind;
+  logic [Vcs-1:0] room, wen, commit, rewind, vc_empty;
+  assign drained_o = &vc_empty;
 
   // decisions (combinational): d0 = the unfinished packet a head cuts short, d1 = this flit
   logic        d0, d1, acc, err, err_exp;
@@ -100,6 +108,10 @@ module lnk_rx #(
     d0 = 1'b0; d1 = 1'b0; c1 = '0; acc = 1'b0; err = 1'b0; err_exp = 1'b0;
     wen = '0; commit = '0; rewind = '0;
     st_d = st_q;
+    if (!up_i) begin  // the link is down: the packet under way is forgotten
+      if (st_q == SGood) rewind[cur_q] = 1'b1;
+      st_d = SIdle;
+    end
     if (f_v) begin
       if (link_head_i) begin
         if (st_q == SGood) begin  // the packet under way lost its tail
@@ -187,6 +199,9 @@ module lnk_rx #(
         nid_q   <= !nid_q;
         npend_q <= 1'b1;
       end
+      if (!up_i) begin
+        exp_q <= '0; nid_q <= 1'b0; npend_q <= 1'b0;
+      end
     end
   end
 
@@ -236,10 +251,12 @@ module lnk_rx #(
           rpos_q <= (32'(rpos_q) == PktFlits - 1) ? '0 : rpos_q + 8'd1;
         end
         rv_q <= rd || (rv_q && !pop);
-        if (pop && rlast_q) fr_q <= fr_q + 8'd1;
+        if (!up_i) fr_q <= '0;
+        else if (pop && rlast_q) fr_q <= fr_q + 8'd1;
       end
     end
     assign freed_q[v] = fr_q;
+    assign vc_empty[v] = held_q == '0 && !rv_q;
     assign out_valid_o[v]           = rv_q;
     assign out_data_o[v*256 +: 256] = rdata_q;
     assign out_last_o[v]            = rlast_q;
@@ -252,7 +269,7 @@ module lnk_rx #(
 
   // ---------------------------------------------------------------- control word out
   logic [47:0] ctl_pl;
-  assign ctl_pl = {freed_q[3], freed_q[2], freed_q[1], freed_q[0], 7'b0, nid_q, exp_q};
+  assign ctl_pl = {freed_q[3], freed_q[2], freed_q[1], freed_q[0], 5'b0, lst_i, nid_q, exp_q};
   always_ff @(posedge clk_i) begin
     if (!rst_ni) ctl_o <= {lnk_pkg::ctl_chk(48'd0), 48'd0};
     else         ctl_o <= {lnk_pkg::ctl_chk(ctl_pl), ctl_pl};

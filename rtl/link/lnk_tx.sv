@@ -26,15 +26,26 @@
 //                replayed flit is read at t and on the link at t+1.
 //   Status     : retries_o counts replays (NACK or timeout), timeouts_o the timeouts, both
 //                wrapping; unacked_o the packets not yet acknowledged; full_o the brake.
+//   Giving up  : give_up_o (registered) when the link makes no progress: DownRetries replays in a
+//                row, or DownRetries * Timeout cycles, with no fresh acknowledgement (while
+//                packets wait) and no good control word saying UP (while none wait). lnk_state
+//                then takes the link down.
+//   Down       : while up_i is 0 the sender is flushed: every flit offered is taken and dropped
+//                (whole packets: a packet begun when the link went down, or still being dropped
+//                when it came back, is dropped to its tail), nothing goes on the link, and the
+//                buffer, sequence numbers, credits and timers start again from 0. Control words
+//                are used only from an end that is UP (peer_lst_o); peer_valid_o/peer_lst_o show
+//                every good word for lnk_state.
 // Parameters: Vcs (1..4), PktFlits (>= 2), Credits (1..127: the receiver's buffer per VC in
 //   packets), RetxFlits (PktFlits..127 * PktFlits: the retransmit buffer in flits; not a multiple
-//   of PktFlits, the brake comes mid-packet), Timeout (>= 1 cycles).
+//   of PktFlits, the brake comes mid-packet), Timeout (>= 1 cycles), DownRetries (1..255).
 module lnk_tx #(
   parameter int  Vcs      = 2,
   parameter int  PktFlits = 5,
   parameter int  Credits  = 4,
   parameter int  RetxFlits = 160,
   parameter int  Timeout  = 1024,
+  parameter int  DownRetries = 16,
   localparam int VcW      = (Vcs > 1) ? $clog2(Vcs) : 1
 ) (
   input  logic                 clk_i,
@@ -55,7 +66,11 @@ module lnk_tx #(
   output logic [15:0]          retries_o,
   output logic [15:0]          timeouts_o,
   output logic [7:0]           unacked_o,
-  output logic                 full_o       // the retransmit buffer is full: the brake is on
+  output logic                 full_o,      // the retransmit buffer is full: the brake is on
+  input  logic                 up_i,        // lnk_state: the link is up
+  output logic                 give_up_o,
+  output logic                 peer_valid_o,
+  output logic [1:0]           peer_lst_o
 );
   if (Vcs < 1 || Vcs > lnk_pkg::MaxVcs) begin : gen_err_vcs
     $error("lnk_tx: Vcs must be 1..4");
@@ -72,22 +87,29 @@ module lnk_tx #(
   if (Timeout < 1) begin : gen_err_timeout
     $error("lnk_tx: Timeout must be >= 1");
   end
+  if (DownRetries < 1 || DownRetries > 255) begin : gen_err_down
+    $error("lnk_tx: DownRetries must be 1..255");
+  end
 
   localparam int Depth = RetxFlits;
   localparam int AW    = $clog2(Depth + 1);
   localparam int EW    = 256 + 8 + 16 + VcW + 2;  // data, seq, crc, vc, head, tail
   localparam int TW    = $clog2(Timeout + 1);
+  localparam int SW    = $clog2(DownRetries * Timeout + 1);
 
   function automatic logic [AW-1:0] wrap(input logic [AW:0] a);  // a < 2 * Depth
     wrap = (a >= (AW+1)'(Depth)) ? AW'(a - (AW+1)'(Depth)) : AW'(a);
   endfunction
 
   // ---------------------------------------------------------------- control word in
-  logic        c_ok;
+  logic        c_good, c_ok;
   logic [7:0]  c_ack;
   logic        c_nid;
   logic [7:0]  c_free [lnk_pkg::MaxVcs];
-  assign c_ok  = ctl_valid_i && ctl_i[63:48] == lnk_pkg::ctl_chk(ctl_i[47:0]);
+  assign c_good = ctl_valid_i && ctl_i[63:48] == lnk_pkg::ctl_chk(ctl_i[47:0]);
+  assign c_ok   = c_good && up_i && ctl_i[10:9] == lnk_pkg::LstUp;
+  assign peer_valid_o = c_good;
+  assign peer_lst_o   = ctl_i[10:9];
   assign c_ack = ctl_i[7:0];
   assign c_nid = ctl_i[8];
   for (genvar v = 0; v < lnk_pkg::MaxVcs; v++) begin : g_free
@@ -107,6 +129,11 @@ module lnk_tx #(
   logic [7:0]    pk_out;                   // packets unacknowledged
   logic [AW-1:0] kept_q;                   // flits in the buffer (a count: full and empty differ)
   logic [AW-1:0] rleft_q;                  // flits the replay has still to read
+  logic          sink_q;                   // the packet under way is being dropped (link down)
+  logic [7:0]    fails_q;                  // replays since the last progress
+  logic [SW-1:0] stall_q;                  // cycles since the last progress
+  logic          sinking;
+  assign sinking = !up_i || (sink_q && busy_q);
   assign pk_out = next_seq_q - old_seq_q;
   assign unacked_o = pk_out;
 
@@ -117,12 +144,12 @@ module lnk_tx #(
   assign ack_fresh = c_ok && adv != '0 && adv <= pk_out;
   logic       nack_new, tmo, start_replay;
   assign nack_new     = c_ok && c_nid != nid_q;
-  assign tmo          = pk_out != '0 && !ack_fresh && timer_q == TW'(Timeout);
+  assign tmo          = up_i && pk_out != '0 && !ack_fresh && timer_q == TW'(Timeout);
   assign start_replay = nack_new || tmo;
 
   // ---------------------------------------------------------------- new flits
   logic [Vcs-1:0] cred_ok, req, gnt;
-  logic           room, can, take;
+  logic           room, can, take, eat;
   logic           gnt_any;
   logic [VcW-1:0] gnt_idx;
   for (genvar v = 0; v < Vcs; v++) begin : g_cred
@@ -133,8 +160,8 @@ module lnk_tx #(
   end
   cmn_rr_arb #(.N(Vcs)) u_arb (
     .clk_i, .rst_ni,
-    .req_i    (busy_q ? '0 : req),
-    .advance_i(take && !busy_q),
+    .req_i    (busy_q ? '0 : sinking ? in_valid_i : req),
+    .advance_i((take || eat) && !busy_q),
     .gnt_o    (gnt),
     .valid_o  (gnt_any),
     .idx_o    (gnt_idx)
@@ -144,11 +171,12 @@ module lnk_tx #(
   assign room = 32'(kept_q) < Depth;
   assign full_o = !room;
   assign can  = !replay_q && !start_replay && room && (busy_q ? in_valid_i[cur_q] : gnt_any);
-  assign take = can;
+  assign take = can && !sinking;                                    // a flit for the link
+  assign eat  = sinking && (busy_q ? in_valid_i[cur_q] : gnt_any);  // a flit dropped (link down)
   always_comb begin
     in_ready_o = '0;
-    if (take && busy_q) in_ready_o[cur_q] = 1'b1;
-    else if (take)      in_ready_o = gnt;
+    if ((take || eat) && busy_q) in_ready_o[cur_q] = 1'b1;
+    else if (take || eat)        in_ready_o = gnt;
   end
 
   logic [255:0] f_data;
@@ -197,6 +225,7 @@ module lnk_tx #(
       next_seq_q <= '0; old_seq_q <= '0; wr_q <= '0; old_q <= '0; rp_q <= '0; rleft_q <= '0;
       replay_q <= 1'b0; nid_q <= 1'b0; timer_q <= '0; crc_q <= lnk_pkg::CrcInit; busy_q <= 1'b0;
       cur_q <= '0; kept_q <= '0; n_valid_q <= 1'b0; rv_q <= 1'b0; retries_o <= '0; timeouts_o <= '0;
+      sink_q <= 1'b0; fails_q <= '0; stall_q <= '0; give_up_o <= 1'b0;
       for (int v = 0; v < Vcs; v++) begin
         sent_q[v] <= '0;
         free_q[v] <= '0;
@@ -236,11 +265,33 @@ module lnk_tx #(
       if (take) begin
         wr_q   <= wrap({1'b0, wr_q} + (AW+1)'(1));
         crc_q  <= f_crc;
-        busy_q <= !f_tail;
         if (f_head) begin
-          cur_q      <= sel;
           next_seq_q <= next_seq_q + 8'd1;
           sent_q[sel] <= sent_q[sel] + 8'd1;
+        end
+      end
+      if (take || eat) begin
+        busy_q <= !f_tail;
+        if (f_head) cur_q <= sel;
+        if (f_head) sink_q <= eat;
+      end
+      // progress: a fresh acknowledgement, or a good word from an UP end while nothing waits
+      if (ack_fresh || (c_ok && pk_out == '0)) begin
+        fails_q <= '0;
+        stall_q <= '0;
+      end else begin
+        if (start_replay && fails_q != 8'hFF) fails_q <= fails_q + 8'd1;
+        if (32'(stall_q) != DownRetries * Timeout) stall_q <= stall_q + SW'(1);
+      end
+      give_up_o <= up_i && (32'(fails_q) >= DownRetries || 32'(stall_q) >= DownRetries * Timeout);
+      // the link is down: everything starts again from 0 (the packet under way is dropped)
+      if (!up_i) begin
+        next_seq_q <= '0; old_seq_q <= '0; wr_q <= '0; old_q <= '0; rp_q <= '0; rleft_q <= '0;
+        replay_q <= 1'b0; nid_q <= 1'b0; timer_q <= '0; crc_q <= lnk_pkg::CrcInit; kept_q <= '0;
+        n_valid_q <= 1'b0; rv_q <= 1'b0; fails_q <= '0; stall_q <= '0; sink_q <= 1'b1;
+        for (int v = 0; v < Vcs; v++) begin
+          sent_q[v] <= '0;
+          free_q[v] <= '0;
         end
       end
     end

@@ -11,3 +11,8 @@ hpcnet_model(PREFIX Vlnk_rx_s TOP lnk_rx SOURCES ${LNK_RTL} ARGS -GBufPkts=2)
 # receiver of 24 packets per VC (the NIC's defaults).
 hpcnet_model(PREFIX Vlnk_tx_c24 TOP lnk_tx SOURCES ${LNK_RTL} ARGS -GCredits=24)
 hpcnet_model(PREFIX Vlnk_rx_b24 TOP lnk_rx SOURCES ${LNK_RTL} ARGS -GBufPkts=24)
+# Two whole ends (lnk_end) whose link goes down and comes back within a few hundred cycles
+# (tb/link/test_lnk_state.cpp): a 150-cycle timeout, down after 4 replays or 600 cycles without
+# progress, 16 cycles of TRAIN; 4 packets per VC, a 40-flit retransmit buffer.
+hpcnet_model(PREFIX Vlnk_end_s TOP lnk_end SOURCES ${LNK_RTL}
+             ARGS -GCredits=4 -GBufPkts=4 -GRetxFlits=40 -GTimeout=150 -GDownRetries=4 -GMinTrain=16)

@@ -11,6 +11,10 @@
 // Fence (nic_inval): while inv_active_i, a message whose local event was translated with inv_key_i
 // loses the event: it is not written, and the completion carries BAD_KEY with INFO 3 (the transfer
 // itself may have succeeded). A local event already being written finishes first (inv_hold_o).
+// Link: when the link goes down (link_down_i) every message outstanding then completes with
+// LINK_DOWN (INFO 2), one after another at the lowest priority; the epoch (epoch_i, the MSG_ID's top
+// bits) moves on, and an answer or engine 0 failure of an older epoch is dropped (its message has
+// completed): a message completes once.
 // Writes go through engine 2 (wr_*), which applies them in order after every earlier write (the
 // data of a read is written before its CQ entry). The CQ never overflows: nic_exec starts a
 // descriptor only when the CQ has room for an entry of every outstanding one.
@@ -33,6 +37,9 @@ module nic_cmpl #(
   input  logic                   inv_active_i,
   input  logic [15:0]            inv_key_i,
   output logic                   inv_hold_o,
+  // the link: went down (a pulse); the epoch of the messages started now
+  input  logic                   link_down_i,
+  input  logic [1:0]             epoch_i,
   // completions
   input  logic                   err_valid_i,   // rec_i failed at dispatch: no message
   output logic                   err_ready_o,
@@ -40,7 +47,7 @@ module nic_cmpl #(
   input  logic [31:0]            err_info_i,
   input  logic                   fail_valid_i,  // engine 0 failed the message
   output logic                   fail_ready_o,
-  input  logic [MsgW-1:0]        fail_id_i,
+  input  logic [7:0]             fail_id_i,     // its MSG_ID
   input  logic [7:0]             fail_status_i,
   input  logic                   done_valid_i,  // VC1 receiver: ACK / NACK / read written
   output logic                   done_ready_o,
@@ -65,8 +72,8 @@ module nic_cmpl #(
 );
 
   localparam int NM = 1 << MsgW;
-  if (MsgW < 1 || MsgW > 8) begin : gen_err_msgw
-    $error("nic_cmpl: MsgW must be 1..8");
+  if (MsgW < 1 || MsgW > 6) begin : gen_err_msgw
+    $error("nic_cmpl: MsgW must be 1..6 (the MSG_ID's top 2 bits are the link epoch)");
   end
 `ifndef SYNTHESIS
   if ($bits(nic_cmpl_pkg::rec_t) != nic_cmpl_pkg::RecW) begin : gen_err_recw
@@ -101,6 +108,28 @@ module nic_cmpl #(
       if (!busy_q[i]) begin
         free_ok_o = 1'b1;
         free_id_o = MsgW'(i);
+      end
+    end
+  end
+
+  // a MSG_ID of the current epoch (an older one's message has completed with LINK_DOWN)
+  function automatic logic current(input logic [7:0] id, input logic [1:0] ep);
+    current = 2'(id >> MsgW) == ep;
+  endfunction
+  logic fail_now, done_now;  // a failure or an answer of this epoch
+  assign fail_now = fail_valid_i && current(fail_id_i, epoch_i);
+  assign done_now = done_valid_i && current(done_msg_id_i, epoch_i);
+  // the sweep after the link went down: the slots still to complete with LINK_DOWN
+  logic [NM-1:0]   sweep_q;
+  logic            sw_any;
+  logic [MsgW-1:0] sw_id;
+  always_comb begin
+    sw_any = 1'b0;
+    sw_id  = '0;
+    for (int i = NM - 1; i >= 0; i--) begin
+      if (sweep_q[i] && busy_q[i]) begin
+        sw_any = 1'b1;
+        sw_id  = MsgW'(i);
       end
     end
   end
@@ -165,6 +194,7 @@ module nic_cmpl #(
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       state_q <= SIdle; busy_q <= '0; r_q <= '0; lvk_v_q <= '0; lost_q <= '0; st_q <= '0; info_q <= '0; id_q <= '0; msg_q <= 1'b0;
+      sweep_q <= '0;
       outstanding_o <= '0; cq_tail_o <= '0; cq_irq_o <= '0;
     end else begin
       cq_irq_o <= '0;
@@ -178,14 +208,20 @@ module nic_cmpl #(
         lvk_v_q[free_id_o] <= rin.lev && !rin.lev_phys;
         lvk_q[free_id_o]   <= rin.lev_key;
         lost_q[free_id_o]  <= inv_active_i && rin.lev && !rin.lev_phys && rin.lev_key == inv_key_i;
+        sweep_q[free_id_o] <= 1'b0;
+      end
+      if (link_down_i) begin  // every message outstanding (one recorded now included) is swept
+        for (int i = 0; i < NM; i++) begin
+          if (busy_q[i] || (rec_we_i && free_ok_o && free_id_o == MsgW'(i))) sweep_q[i] <= 1'b1;
+        end
       end
       unique case (state_q)
         SIdle: begin
           if (err_valid_i) begin
             r_q <= (rec_i); st_q <= err_status_i; info_q <= err_info_i; msg_q <= 1'b0;
-          end else if (fail_valid_i) begin
-            r_q <= tab_q[fail_id_i]; st_q <= fail_status_i; info_q <= 32'd1; id_q <= fail_id_i; msg_q <= 1'b1;
-          end else if (done_valid_i) begin
+          end else if (fail_now) begin
+            r_q <= tab_q[MsgW'(fail_id_i)]; st_q <= fail_status_i; info_q <= 32'd1; id_q <= MsgW'(fail_id_i); msg_q <= 1'b1;
+          end else if (done_now) begin
             r_q <= tab_q[did]; id_q <= did; msg_q <= 1'b1;
             if (done_status_i == nic_formats_pkg::NIC_STATUS_OK && lost_now[did]) begin
               st_q <= nic_formats_pkg::NIC_STATUS_BAD_KEY; info_q <= 32'd3;  // the transfer done, its event lost
@@ -196,8 +232,11 @@ module nic_cmpl #(
               info_q <= (done_status_i == nic_formats_pkg::NIC_STATUS_OK) ? 32'd0 : done_event_i ? 32'd3
                         : (!done_status_i[7] && done_rec.typ == 4'(nic_formats_pkg::NIC_DESC_TYPE_RDMA_READ)) ? 32'd1 : 32'd2;
             end
+          end else if (!fail_valid_i && !done_valid_i && sw_any) begin
+            r_q <= tab_q[sw_id]; st_q <= nic_formats_pkg::NIC_STATUS_LINK_DOWN; info_q <= 32'd2; id_q <= sw_id;
+            msg_q <= 1'b1;
           end
-          if (err_valid_i || fail_valid_i || done_valid_i) state_q <= SEv;
+          if (err_valid_i || fail_now || done_now || (!fail_valid_i && !done_valid_i && sw_any)) state_q <= SEv;
         end
         SEv: if (!ev_ok || wr_ready_i) state_q <= SCq;
         SCq: if (!want_cq || wr_ready_i) begin
@@ -206,7 +245,10 @@ module nic_cmpl #(
           state_q <= SFin;
         end
         SFin: begin
-          if (msg_q) busy_q[id_q] <= 1'b0;
+          if (msg_q) begin
+            busy_q[id_q]  <= 1'b0;
+            sweep_q[id_q] <= 1'b0;
+          end
           state_q <= SIdle;
         end
         default: state_q <= SIdle;
@@ -222,8 +264,8 @@ module nic_cmpl #(
 
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) begin
-    if (rst_ni && state_q == SIdle && !err_valid_i && !fail_valid_i && done_valid_i) begin
-      a_done_busy: assert (busy_q[did] && done_msg_id_i < 8'(NM))
+    if (rst_ni && state_q == SIdle && !err_valid_i && !fail_valid_i && done_now) begin
+      a_done_busy: assert (busy_q[did])
         else $error("nic_cmpl: completion for message %0d, which is not outstanding", done_msg_id_i);
     end
   end

@@ -17,6 +17,8 @@
 // Engine 0's results are always taken (an error waits in its entry for the completion unit): engine 0
 // holds VC0 through a message (nic_top), and its next message's last flit waits for the previous
 // result, so a result must never wait for this unit's slot, which may itself wait for VC0.
+// Link: while link_up_i is low a descriptor that passed its checks completes at once with
+// LINK_DOWN (INFO 2), nothing sent; MSG_ID = {epoch_i, slot} (nic_cmpl, nic_epoch_drop).
 module nic_exec #(
   parameter int NumVp    = 32,
   parameter int MaxWords = 24,
@@ -63,6 +65,10 @@ module nic_exec #(
   input  logic                   inv_active_i,
   input  logic [15:0]            inv_key_i,
   output logic                   inv_hold_o,
+  // the link (lnk_state): while it is not up, a descriptor completes at once with LINK_DOWN; a
+  // message's MSG_ID carries the link epoch (the times it went down) above its slot number
+  input  logic                   link_up_i,
+  input  logic [1:0]             epoch_i,
   // engine 0
   output logic                   job_valid_o,
   input  logic                   job_ready_i,
@@ -95,15 +101,15 @@ module nic_exec #(
   output logic [31:0]            err_info_o,
   output logic                   fail_valid_o,    // engine 0 failed message res_msg_id_i
   input  logic                   fail_ready_i,
-  output logic [MsgW-1:0]        fail_id_o,
+  output logic [7:0]             fail_id_o,       // the message's MSG_ID (slot and epoch)
   output logic [7:0]             fail_status_o
 );
 
   if (MaxWords < 18 || MaxWords > 31) begin : gen_err_words
     $error("nic_exec: MaxWords must be 18..31 (an immediate write of 128 bytes with no event takes 18)");
   end
-  if (MsgW < 1 || MsgW > 8) begin : gen_err_msgw
-    $error("nic_exec: MsgW must be 1..8 (MSG_ID is 8 bits)");
+  if (MsgW < 1 || MsgW > 6) begin : gen_err_msgw
+    $error("nic_exec: MsgW must be 1..6 (MSG_ID is 8 bits, the top 2 the link epoch)");
   end
 
   typedef enum logic [2:0] {SIdle, SCheck, SLev, SLocal, SGo, SPkt, SErr} state_e;
@@ -115,7 +121,9 @@ module nic_exec #(
   logic [31:0] info_q;
   logic [47:0] lev_pa_q;
   logic [1:0]  npk_q;       // packets of this descriptor still to load into the slot
-  logic [MsgW-1:0] id_q;
+  logic [7:0]  id_q;        // the MSG_ID of the descriptor's message
+  logic [7:0]  new_id;      // the MSG_ID a message started now gets
+  assign new_id = 8'(free_id_i) | (8'(epoch_i) << MsgW);
 
   // ---------------------------------------------------------------- decode
   /* verilator lint_off UNUSEDSIGNAL */  // reserved and decoded-elsewhere fields
@@ -217,9 +225,10 @@ module nic_exec #(
     hd.dst_vp   = c.dst_vp;
     hd.phys     = c.phys;
     hd.rev      = c.rev;
-    hd.msg_id   = (state_q == SGo) ? 8'(free_id_i) : 8'(id_q);
+    hd.msg_id   = (state_q == SGo) ? new_id : id_q;
   end
-  assign job_valid_o   = state_q == SGo && c.type_ == nic_formats_pkg::NIC_DESC_TYPE_RDMA_WRITE && !ev_full && free_ok_i;
+  assign job_valid_o   = state_q == SGo && c.type_ == nic_formats_pkg::NIC_DESC_TYPE_RDMA_WRITE && !ev_full && free_ok_i
+                         && link_up_i;
   assign job_vp_o      = vp_q;
   assign job_src_o     = wl;
   assign job_phys_o    = c.phys;
@@ -332,7 +341,7 @@ module nic_exec #(
   assign res_ev      = res_valid_i && res_status_i == nic_formats_pkg::NIC_STATUS_OK && ev_rev;
   assign res_ready_o   = 1'b1;
   assign fail_valid_o  = ev_r_q != '0 && ev_f_q[0];
-  assign fail_id_o     = MsgW'(ev0[nic_formats_pkg::NIC_PKT_HEAD_MSG_ID_LSB +: 8]);
+  assign fail_id_o     = ev0[nic_formats_pkg::NIC_PKT_HEAD_MSG_ID_LSB +: 8];
   assign fail_status_o = ev_st_q[7:0];
   assign ev_go       = ev_r_q != '0 && ev_s_q[0] && slot_free && !mid_q;
   assign ev_pop      = ev_r_q != '0 && (ev_f_q[0] ? fail_ready_i : (!ev_s_q[0] || ev_go));
@@ -356,7 +365,7 @@ module nic_exec #(
   assign err_valid_o  = state_q == SErr;
   assign err_status_o = err_q;
   assign err_info_o   = info_q;
-  assign rec_we_o     = state_q == SGo && (c.type_ != nic_formats_pkg::NIC_DESC_TYPE_RDMA_WRITE || (job_ready_i && !ev_full));
+  assign rec_we_o     = state_q == SGo && link_up_i && (c.type_ != nic_formats_pkg::NIC_DESC_TYPE_RDMA_WRITE || (job_ready_i && !ev_full));
   assign start_o      = desc_valid_i && desc_ready_o;
   assign start_vp_o   = desc_vp_i;
 
@@ -430,10 +439,12 @@ module nic_exec #(
             end
           end
         end
-        SGo: if (kill && !(free_ok_i && rec_we_o)) begin
+        SGo: if (!link_up_i) begin  // nothing sent: the link is down
+          err_q <= nic_formats_pkg::NIC_STATUS_LINK_DOWN; info_q <= 32'd2; state_q <= SErr;
+        end else if (kill && !(free_ok_i && rec_we_o)) begin
           err_q <= nic_formats_pkg::NIC_STATUS_BAD_KEY; info_q <= 32'd3; state_q <= SErr;
         end else if (free_ok_i && rec_we_o) begin
-          id_q <= free_id_i;
+          id_q <= new_id;
           if (c.type_ == nic_formats_pkg::NIC_DESC_TYPE_RDMA_WRITE) begin
             ev_q[32'(2'(ev_n_q - {2'd0, ev_pop}))*EvW +: EvW] <= {revd, 256'(eh)};
             state_q <= SIdle;

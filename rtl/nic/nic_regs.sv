@@ -85,6 +85,8 @@ module nic_regs #(
   input  logic [63:0]            link_drops_i,   // LINK_DROPS fields
   input  logic [4*96-1:0]        link_errbuf_i,  // lnk_errlog's entries
   input  logic                   link_dirty_i,   // a dirty packet dropped: IRQ_STATUS.LINK_DROP
+  input  logic                   link_down_i,    // the link went down: IRQ_STATUS.LINK_DOWN
+  input  logic                   link_up_i,      // it came back up: IRQ_STATUS.LINK_UP
   output logic                   link_clr_o,     // LINK_DROPS written: clear the counters
   output logic                   irq_o
 );
@@ -98,7 +100,7 @@ module nic_regs #(
 
   // ---------------------------------------------------------------- state
   logic [13:0]         node_id_q;
-  logic [1:0]          irq_status_q, irq_enable_q;
+  logic [3:0]          irq_status_q, irq_enable_q;
   logic [31:0]         att_index_q;
   logic [15:0]         key_sel_q;
   logic [47:0]         key_base_q;
@@ -225,6 +227,8 @@ module nic_regs #(
         irq_status_q[0] <= 1'b1;
       end
       if (link_dirty_i) irq_status_q[1] <= 1'b1;
+      if (link_down_i)  irq_status_q[2] <= 1'b1;
+      if (link_up_i)    irq_status_q[3] <= 1'b1;
       // software writes
       if (wr && user) begin
         case (18'(uoff))
@@ -255,8 +259,8 @@ module nic_regs #(
       end else if (wr && priv) begin
         case (poff)
           nic_formats_pkg::NIC_NODE_ID_OFFSET:    node_id_q    <= mmio_req_wdata_i[13:0];
-          nic_formats_pkg::NIC_IRQ_STATUS_OFFSET: irq_status_q <= irq_status_q & ~mmio_req_wdata_i[1:0];
-          nic_formats_pkg::NIC_IRQ_ENABLE_OFFSET: irq_enable_q <= mmio_req_wdata_i[1:0];
+          nic_formats_pkg::NIC_IRQ_STATUS_OFFSET: irq_status_q <= irq_status_q & ~mmio_req_wdata_i[3:0];
+          nic_formats_pkg::NIC_IRQ_ENABLE_OFFSET: irq_enable_q <= mmio_req_wdata_i[3:0];
           nic_formats_pkg::NIC_ATT_INDEX_OFFSET:  att_index_q  <= mmio_req_wdata_i[31:0];
           nic_formats_pkg::NIC_ATT_DATA_OFFSET: begin
             att_we_o    <= 1'b1;

@@ -29,6 +29,10 @@
 //                       as a failed check is). A lookup of that key outstanding, or answered OK
 //                       while the fence is active, counts as failed. inv_hold_o stays high until
 //                       none is held and none is outstanding.
+// Link           : an answer or READ_DATA (VC1) whose MSG_ID is of an older link epoch than
+//                  epoch_i is dropped whole, unreported: its message completed with LINK_DOWN
+//                  when the link went down (nic_cmpl). While the link is not up (link_up_i) a
+//                  held beat (SHold) is closed at once: the message's next packet may never come.
 // One message per VC is in progress at a time (on VC0 the sender keeps a message's packets
 // together; on VC1 only answers, which touch no message state, come between a read's packets; on
 // the router network a table per source replaces m_* here). Writes: one engine 2 transaction per
@@ -77,6 +81,9 @@ module nic_rx #(
   input  logic                inv_active_i,
   input  logic [15:0]         inv_key_i,
   output logic                inv_hold_o,     // a translation of inv_key_i may still be used here
+  // the link: up; the epoch of this node's messages (the answers it takes)
+  input  logic                link_up_i,
+  input  logic [1:0]          epoch_i,
   // engine 2 write client
   output logic                wr_valid_o,
   input  logic                wr_ready_i,
@@ -111,8 +118,8 @@ module nic_rx #(
   if (Vc < 0 || Vc > 1) begin : gen_err_vc
     $error("nic_rx: Vc must be 0 or 1");
   end
-  if (MsgW < 1 || MsgW > 8) begin : gen_err_msgw
-    $error("nic_rx: MsgW must be 1..8 (MSG_ID is 8 bits)");
+  if (MsgW < 1 || MsgW > 6) begin : gen_err_msgw
+    $error("nic_rx: MsgW must be 1..6 (MSG_ID is 8 bits, the top 2 the link epoch)");
   end
 
   typedef enum logic [3:0] {
@@ -223,7 +230,7 @@ module nic_rx #(
         end
       end
       SHold: begin
-        wr_valid_o = in_valid_i || kill_m;  // the fence closes the transaction at once
+        wr_valid_o = in_valid_i || kill_m || !link_up_i;  // the fence, or the link down, closes it at once
         wr_addr_o  = hb_addr_q;
         wr_len_o   = hb_len_q;
         wr_data_o  = hb_data_q;
@@ -253,8 +260,10 @@ module nic_rx #(
 
   // SHold: the flit that shows is the message's next packet (the held beat continues the
   // transaction, and the head is taken with it); a head is taken (take_head)
-  logic cont, take_head;
-  assign cont = state_q == SHold && !kill_m && typ_ok && h.dst_node == node_id_i && !h.first
+  logic cont, take_head, stale;
+  // an answer to a message of an older epoch (VC1 carries only answers to this node's messages)
+  assign stale = Vc == 1 && typ_ok && 2'(h.msg_id >> MsgW) != epoch_i;
+  assign cont = state_q == SHold && !kill_m && !stale && typ_ok && h.dst_node == node_id_i && !h.first
                 && h.ptype == ((Vc == 0) ? nic_formats_pkg::NIC_PKT_TYPE_WRITE : nic_formats_pkg::NIC_PKT_TYPE_READ_DATA)
                 && !(h.last && h.aux[7:0] != nic_formats_pkg::NIC_STATUS_OK);
   assign take_head = in_valid_i && in_ready_o && (state_q == SHead || cont);
@@ -371,7 +380,9 @@ module nic_rx #(
         flit_q <= 3'd1;
         ans_q  <= 1'b0;
         ans_ev_q <= 1'b0;
-        if (!typ_ok || h.dst_node != node_id_i) begin
+        if (stale) begin
+          state_q <= SDrop;  // its message completed when the link went down
+        end else if (!typ_ok || h.dst_node != node_id_i) begin
           // another node's message (on the back-to-back link no one else can take it): answered
           // NACK BAD_NODE at its end (a WRITE with REV at its EVENT), so its sender completes
           if (typ_ok && Vc == 0 && h.last && !(h.ptype == nic_formats_pkg::NIC_PKT_TYPE_WRITE && h.rev)) begin
@@ -495,7 +506,7 @@ module nic_rx #(
             end
           end
         end
-        SHold: if ((in_valid_i || kill_m) && wr_ready_i && !cont) state_q <= SHead;
+        SHold: if ((in_valid_i || kill_m || !link_up_i) && wr_ready_i && !cont) state_q <= SHead;
         SAck:  if (ack_ready_i) state_q <= SHead;
         SDone: if (done_ready_i) state_q <= SHead;
         default: state_q <= SHead;

@@ -20,6 +20,7 @@ module nic_top #(
   parameter int LinkPkts  = 24,   // receive buffer per VC, in packets (the credits): a 50-cycle link at full rate
   parameter int LinkRetx  = 160,  // the link's retransmit buffer, in flits (32 packets)
   parameter int LinkTmo   = 1024, // cycles without an acknowledgement before the link replays
+  parameter int LinkDownRetries = 16, // replays (or LinkTmo-cycle periods) without progress before the link goes down
   localparam int MaxWords = 24,
   localparam int CntW     = $clog2(DqWords + 1)
 ) (
@@ -108,6 +109,19 @@ module nic_top #(
   logic [63:0]         link_status, link_drops;
   logic [4*96-1:0]     link_errbuf;
   logic                link_dirty, link_clr;
+  // the link's state (lnk_state): up; went down (a pulse); came back up (a pulse); the epoch of
+  // the messages started now (the times the link went down, mod 4: the MSG_ID's top 2 bits)
+  logic                lk_up, lk_down, lk_came_up, lk_up_q;
+  logic [1:0]          epoch_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      epoch_q <= '0; lk_up_q <= 1'b1;
+    end else begin
+      if (lk_down) epoch_q <= epoch_q + 2'd1;
+      lk_up_q <= lk_up;
+    end
+  end
+  assign lk_came_up = lk_up && !lk_up_q;
   logic [63:0]         rx_err, rx_err0, rx_err1;
 
   nic_regs #(.NumVp(NumVp), .DqWords(DqWords), .NumKeys(NumKeys), .AttLog2(AttLog2), .ErrPorts(2)) u_regs (
@@ -128,7 +142,7 @@ module nic_top #(
     .cq_irq_i(cq_irq), .mpq_irq_i(mpq_irq), .rx_err_valid_i(rx_err_valid), .rx_err_i(rx_err),
     .key_busy_i(inv_busy),
     .link_status_i(link_status), .link_drops_i(link_drops), .link_errbuf_i(link_errbuf),
-    .link_dirty_i(link_dirty), .link_clr_o(link_clr),
+    .link_dirty_i(link_dirty), .link_down_i(lk_down), .link_up_i(lk_came_up), .link_clr_o(link_clr),
     .irq_o);
 
   // ---------------------------------------------------------------- DQs and the host-DQ fetcher
@@ -224,7 +238,8 @@ module nic_top #(
 
   // ---------------------------------------------------------------- execution and completion
   logic        free_ok, rec_we, start, cerr_valid, cerr_ready, fail_valid, fail_ready;
-  logic [MsgW-1:0] free_id, fail_id;
+  logic [MsgW-1:0] free_id;
+  logic [7:0]  fail_id;
   logic [4:0]  start_vp;
   logic [nic_cmpl_pkg::RecW-1:0] rec;
   logic [7:0]  cerr_status, fail_status;
@@ -251,6 +266,7 @@ module nic_top #(
     .xl_req_phys_ok_o(xq_phys_ok[0]), .xl_rsp_valid_i(xs_valid[0]), .xl_rsp_ready_o(xs_ready[0]),
     .xl_rsp_status_i(xs_status[0 +: 8]), .xl_rsp_paddr_i(xs_paddr[0 +: 48]),
     .inv_active_i(inv_active), .inv_key_i(inv_key), .inv_hold_o(inv_hold[0]),
+    .link_up_i(lk_up), .epoch_i(epoch_q),
     .job_valid_o(j0_valid), .job_ready_i(j0_ready), .job_vp_o(j0_vp), .job_src_o(j0_src),
     .job_phys_o(j0_phys), .job_phys_ok_o(j0_phys_ok), .job_len_o(j0_len), .job_dst_o(j0_dst),
     .job_head_o(j0_head), .res_valid_i(r0_valid), .res_ready_o(r0_ready), .res_status_i(r0_status),
@@ -275,6 +291,7 @@ module nic_top #(
     .free_ok_o(free_ok), .free_id_o(free_id), .rec_we_i(rec_we), .rec_i(rec), .start_i(start),
     .start_vp_i(start_vp),
     .inv_active_i(inv_active), .inv_key_i(inv_key), .inv_hold_o(inv_hold[1]),
+    .link_down_i(lk_down), .epoch_i(epoch_q),
     .err_valid_i(cerr_valid), .err_ready_o(cerr_ready), .err_status_i(cerr_status), .err_info_i(cerr_info),
     .fail_valid_i(fail_valid), .fail_ready_o(fail_ready), .fail_id_i(fail_id), .fail_status_i(fail_status),
     .done_valid_i(d_valid), .done_ready_o(d_ready), .done_msg_id_i(d_msg_id), .done_status_i(d_status),
@@ -392,6 +409,7 @@ module nic_top #(
       .xl_rsp_valid_i(xs_valid[3 + v]), .xl_rsp_ready_o(xs_ready[3 + v]),
       .xl_rsp_status_i(xs_status[(3 + v)*8 +: 8]), .xl_rsp_paddr_i(xs_paddr[(3 + v)*48 +: 48]),
       .inv_active_i(inv_active), .inv_key_i(inv_key), .inv_hold_o(inv_hold[4 + v]),
+      .link_up_i(lk_up), .epoch_i(epoch_q),
       .wr_valid_o(wc_valid[v]), .wr_ready_i(wc_ready[v]), .wr_addr_o(wc_data[v*WrW + 262 +: 48]),
       .wr_len_o(wc_data[v*WrW + 256 +: 6]), .wr_data_o(wc_data[v*WrW +: 256]), .wr_last_o(wc_last[v]),
       .job_valid_o(jv), .job_ready_i(v == 0 ? j1_ready && rq_room : 1'b0), .job_head_o(jh),
@@ -462,6 +480,7 @@ module nic_top #(
   logic [1:0]   p0_hd_q, p0_ml_q, p0_mend;
   logic [513:0] p0_req;
   logic [256:0] vc0_out;
+  logic         v0_valid, v0_ready;
   logic         vc0_mend_unused;
   always_comb begin
     for (int i = 0; i < 2; i++) begin
@@ -486,11 +505,15 @@ module nic_top #(
     .clk_i, .rst_ni,
     .req_valid_i(p0_valid), .req_ready_o(p0_ready), .req_data_i(p0_req), .req_tag_i(2'b00), .req_last_i(p0_mend),
     .rsp_valid_o(va_rsp_valid[0*2 +: 2]), .rsp_ready_i(2'b00), .rsp_tag_o(va_rsp_tag[0]),
-    .rsp_data_o(va_rsp_data[0]), .req_valid_o(vc_valid[0]), .req_ready_i(vc_ready[0]),
+    .rsp_data_o(va_rsp_data[0]), .req_valid_o(v0_valid), .req_ready_i(v0_ready),
     .req_data_o(vc0_out), .req_tag_o(va_tag[0*2 +: 2]),
     .req_last_o(vc0_mend_unused), .rsp_valid_i(1'b0), .rsp_ready_o(va_rsp_ready[0]), .rsp_tag_i('0), .rsp_data_i(1'b0));
   assign vc_data[0 +: 256] = vc0_out[255:0];
   assign vc_last[0]        = vc0_out[256];
+  // what is still sent of a message from before the link last went down is dropped
+  nic_epoch_drop #(.MsgW(MsgW)) u_epoch (
+    .clk_i, .rst_ni, .epoch_i(epoch_q), .in_valid_i(v0_valid), .in_ready_o(v0_ready),
+    .in_data_i(vc0_out[255:0]), .in_last_i(vc0_out[256]), .out_valid_o(vc_valid[0]), .out_ready_i(vc_ready[0]));
   cmn_dma_arb #(.N(2), .ReqW(256), .MTagW(1), .RspW(1)) u_vc1 (
     .clk_i, .rst_ni,
     .req_valid_i(p1_valid), .req_ready_o(p1_ready), .req_data_i(p1_data), .req_tag_i(2'b00), .req_last_i(p1_last),
@@ -507,22 +530,25 @@ module nic_top #(
   logic [7:0]   lk_drop_cause, lk_drop_vc;
   logic [15:0]  lk_drop_seq;
   logic [127:0] lk_drop_word;
-  lnk_tx #(.Vcs(2), .PktFlits(5), .Credits(LinkPkts), .RetxFlits(LinkRetx), .Timeout(LinkTmo)) u_ltx (
+  logic [1:0]   lk_lst;
+  logic [15:0]  lk_downs;
+  lnk_end #(.Vcs(2), .PktFlits(5), .Credits(LinkPkts), .BufPkts(LinkPkts), .RetxFlits(LinkRetx), .Timeout(LinkTmo),
+            .DownRetries(LinkDownRetries)) u_link (
     .clk_i, .rst_ni, .in_valid_i(vc_valid), .in_ready_o(vc_ready), .in_data_i(vc_data), .in_last_i(vc_last),
-    .link_valid_o(tx_valid_o), .link_vc_o(tx_vc_o), .link_data_o(tx_data_o), .link_head_o(tx_head_o),
-    .link_tail_o(tx_tail_o), .link_seq_o(tx_seq_o), .link_crc_o(tx_crc_o), .ctl_valid_i, .ctl_i,
-    .retries_o(lk_retries), .timeouts_o(lk_timeouts), .unacked_o(lk_unacked), .full_o(lk_full));
-  lnk_rx #(.Vcs(2), .PktFlits(5), .BufPkts(LinkPkts)) u_lrx (
-    .clk_i, .rst_ni, .link_valid_i(rx_valid_i), .link_vc_i(rx_vc_i), .link_data_i(rx_data_i),
-    .link_head_i(rx_head_i), .link_tail_i(rx_tail_i), .link_seq_i(rx_seq_i), .link_crc_i(rx_crc_i), .ctl_o,
+    .tx_valid_o, .tx_vc_o, .tx_data_o, .tx_head_o, .tx_tail_o, .tx_seq_o, .tx_crc_o,
+    .rx_valid_i, .rx_vc_i, .rx_data_i, .rx_head_i, .rx_tail_i, .rx_seq_i, .rx_crc_i,
+    .ctl_o, .ctl_valid_i, .ctl_i,
     .out_valid_o(in_valid), .out_ready_i(in_ready), .out_data_o(in_data), .out_last_o(in_last),
     .drop_valid_o(lk_drop_valid), .drop_cause_o(lk_drop_cause), .drop_seq_o(lk_drop_seq), .drop_vc_o(lk_drop_vc),
-    .drop_word_o(lk_drop_word));
+    .drop_word_o(lk_drop_word), .retries_o(lk_retries), .timeouts_o(lk_timeouts), .unacked_o(lk_unacked),
+    .full_o(lk_full), .up_o(lk_up), .lst_o(lk_lst), .downs_o(lk_downs), .down_o(lk_down));
   lnk_errlog #(.Entries(4)) u_lerr (
     .clk_i, .rst_ni, .drop_valid_i(lk_drop_valid), .drop_cause_i(lk_drop_cause), .drop_seq_i(lk_drop_seq),
     .drop_vc_i(lk_drop_vc), .drop_word_i(lk_drop_word), .clr_i(link_clr), .cnt_o(link_drops),
     .buf_o(link_errbuf), .dirty_o(link_dirty));
-  assign link_status = (64'(lk_timeouts) << nic_formats_pkg::NIC_LINK_STATUS_TIMEOUTS_LSB)
+  assign link_status = (64'(lk_downs) << nic_formats_pkg::NIC_LINK_STATUS_DOWNS_LSB)
+                     | (64'(lk_lst) << nic_formats_pkg::NIC_LINK_STATUS_STATE_LSB)
+                     | (64'(lk_timeouts) << nic_formats_pkg::NIC_LINK_STATUS_TIMEOUTS_LSB)
                      | (64'(lk_retries) << nic_formats_pkg::NIC_LINK_STATUS_RETRIES_LSB)
                      | (64'(lk_full) << nic_formats_pkg::NIC_LINK_STATUS_FULL_LSB) | 64'(lk_unacked);
 

@@ -6,6 +6,7 @@ rtl/nic/nic_regs.sv
 rtl/nic/nic_rx.sv
 rtl/nic/nic_cmpl.sv
 rtl/nic/nic_exec.sv
+rtl/nic/nic_epoch_drop.sv
 rtl/nic/nic_ackgen.sv
 rtl/nic/nic_att.sv
 rtl/nic/nic_inval.sv

@@ -117,6 +117,9 @@ struct LkPair {
     tx.ctl_valid_i = 0;
     rx.link_valid_i = 0;
     rx.out_ready_i = 0;
+    tx.up_i = 1;  // the halves alone: the link stays up (its state: test_lnk_state.cpp)
+    rx.up_i = 1;
+    rx.lst_i = 0;
     hpcnet::tb::sync_reset(htx);
     hpcnet::tb::sync_reset(hrx);
     for (unsigned v = 0; v < kVcs; ++v) make(v);

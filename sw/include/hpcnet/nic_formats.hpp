@@ -33,11 +33,17 @@ inline constexpr Field IRQ_VP_VPS{0, 0, 32};
 inline constexpr std::uint32_t IRQ_STATUS_OFFSET = 0x20020;
 inline constexpr Field IRQ_STATUS_LINK_ERR{0, 0, 1};
 inline constexpr Field IRQ_STATUS_LINK_DROP{0, 1, 1};
+inline constexpr Field IRQ_STATUS_LINK_DOWN{0, 2, 1};
+inline constexpr Field IRQ_STATUS_LINK_UP{0, 3, 1};
 inline constexpr std::uint32_t IRQ_ENABLE_OFFSET = 0x20028;
 inline constexpr Field IRQ_ENABLE_LINK_ERR{0, 0, 1};
 inline constexpr std::uint64_t IRQ_ENABLE_LINK_ERR_RESET = 0x0;
 inline constexpr Field IRQ_ENABLE_LINK_DROP{0, 1, 1};
 inline constexpr std::uint64_t IRQ_ENABLE_LINK_DROP_RESET = 0x0;
+inline constexpr Field IRQ_ENABLE_LINK_DOWN{0, 2, 1};
+inline constexpr std::uint64_t IRQ_ENABLE_LINK_DOWN_RESET = 0x0;
+inline constexpr Field IRQ_ENABLE_LINK_UP{0, 3, 1};
+inline constexpr std::uint64_t IRQ_ENABLE_LINK_UP_RESET = 0x0;
 inline constexpr std::uint32_t ATT_INDEX_OFFSET = 0x20030;
 inline constexpr Field ATT_INDEX_INDEX{0, 0, 32};
 inline constexpr std::uint64_t ATT_INDEX_INDEX_RESET = 0x0;
@@ -68,8 +74,10 @@ inline constexpr Field KEY_STATUS_BUSY{0, 0, 1};
 inline constexpr std::uint32_t LINK_STATUS_OFFSET = 0x20078;
 inline constexpr Field LINK_STATUS_UNACKED{0, 0, 8};
 inline constexpr Field LINK_STATUS_FULL{0, 8, 1};
+inline constexpr Field LINK_STATUS_STATE{0, 12, 2};
 inline constexpr Field LINK_STATUS_RETRIES{0, 16, 16};
 inline constexpr Field LINK_STATUS_TIMEOUTS{0, 32, 16};
+inline constexpr Field LINK_STATUS_DOWNS{0, 48, 16};
 inline constexpr std::uint32_t LINK_DROPS_OFFSET = 0x20080;
 inline constexpr Field LINK_DROPS_CRC{0, 0, 16};
 inline constexpr Field LINK_DROPS_FRAMING{0, 16, 16};
@@ -153,6 +161,7 @@ enum class Status : std::uint8_t {
   MALFORMED = 0xd,  // receiver: a packet with an unknown type or inconsistent fields
   EV_ALIGN = 0xf,  // an event address is not 16-byte aligned
   DQ_OVERFLOW = 0xe,  // a PIO write found the VP's on-chip DQ full: the word was dropped (software checks DQ_FREE)
+  LINK_DOWN = 0x10,  // the link was down when the descriptor started, or went down before its answer came (INFO 2): the transfer may have happened in part, or whole
 };
 constexpr const char* to_string(Status v) {
   switch (v) {
@@ -172,6 +181,7 @@ constexpr const char* to_string(Status v) {
     case Status::MALFORMED: return "MALFORMED";
     case Status::EV_ALIGN: return "EV_ALIGN";
     case Status::DQ_OVERFLOW: return "DQ_OVERFLOW";
+    case Status::LINK_DOWN: return "LINK_DOWN";
   }
   return "?";
 }
@@ -692,7 +702,9 @@ struct PktHead {
   //   holding ADDR (payload byte i is destination byte (ADDR & ~127) + i); bytes ADDR mod 128 ..
   //   ADDR mod 128 + LEN - 1 are valid
   std::uint32_t len = 0;
-  // [95:88] the sender's message id (returned in ACK/NACK)
+  // [95:88] the sender's message id (returned in ACK/NACK and READ_DATA): its message-table slot
+  //   (low 6 bits) and its link epoch (high 2 bits: the times its link went down, mod 4; answers of
+  //   an older epoch are dropped)
   std::uint32_t msg_id = 0;
   // [127:96] bytes of the whole message (read request: bytes to read)
   std::uint32_t msg_len = 0;
