@@ -124,7 +124,7 @@ TEST_CASE("ssm_coll: with every context taken a new round is refused and its ret
 }
 
 TEST_CASE("ssm_coll: io=1 rounds send one up message and answer what the network says", "[ssm][coll]") {
-  SECTION("a clean round: the local fold goes up, the global result comes back and is stored") {
+  SECTION("a clean round: the local fold goes up and the global result comes back and is stored") {
     CollTb tb(4, {});
     tb.issue(5, reduce(kA, 2, 7, 0, 1, true));
     tb.issue(2, reduce(kA, 2, 9, 0, 1, true));
@@ -134,7 +134,7 @@ TEST_CASE("ssm_coll: io=1 rounds send one up message and answer what the network
     CHECK(!tb.ups[0].err);
     CHECK(tb.commits.size() == 1);  // the global result (checked against the down message)
   }
-  SECTION("members that disagree on io: one poisoned up message, ERR_MISMATCH for them") {
+  SECTION("members that disagree on io: one poisoned up message and ERR_MISMATCH for them") {
     CollTb tb(5, {});
     tb.issue(0, reduce(kA, 3, 1));
     tb.issue(1, reduce(kA, 3, 2, 0, 0, true));

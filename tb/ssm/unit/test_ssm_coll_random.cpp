@@ -7,6 +7,7 @@
 // contexts. The suite checks that every answer state and every port was exercised.
 // HPCNET_SEED=<n> repeats a run.
 #include <algorithm>
+#include <cstdio>
 
 #include "coll_tb.hpp"
 #include "hpcnet/tb/alu_ref.hpp"
