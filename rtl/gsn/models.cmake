@@ -18,3 +18,7 @@ hpcnet_model(PREFIX Vgsn_tree_r2_n8_s1 TOP gsn_tree SOURCES ${GSN_RTL} ARGS -GNo
 hpcnet_model(PREFIX Vgsn_tree_r3_n7 TOP gsn_tree SOURCES ${GSN_RTL} ARGS -GNodes=7 -GRadix=3 -GSlots=3)
 hpcnet_model(PREFIX Vgsn_tree_r2_n4_dup TOP gsn_tree SOURCES ${GSN_RTL}
              ARGS -GNodes=4 -GRadix=2 -GSlots=2 +define+GSN_ALLOW_DUP)
+# One tree node alone (tb/gsn/test_gsn_node.cpp): 3 children (not a power of two) and 2 slots, so
+# that a third address waits for a slot; GSN_ALLOW_DUP so that a child contributing twice can be
+# driven and its err checked.
+hpcnet_model(PREFIX Vgsn_node TOP gsn_node SOURCES ${GSN_RTL} ARGS -GNumChild=3 -GSlots=2 +define+GSN_ALLOW_DUP)

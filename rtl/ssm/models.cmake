@@ -11,6 +11,10 @@ hpcnet_model(PREFIX Vssm_top_1core TOP ssm_top SOURCES ${SSM_RTL} ARGS -GNumCore
 hpcnet_model(PREFIX Vssm_hash TOP ssm_hash SOURCES ${SSM_RTL}
              ARGS -Wno-UNUSEDPARAM -GNumClients=2 -GHashSets=16 -GHashBanks=4 -GHashWays=4)
 hpcnet_model(PREFIX Vssm_opq TOP ssm_opq SOURCES ${SSM_RTL} ARGS -Wno-UNUSEDPARAM)
+# The collective unit alone (tb/ssm/unit/test_ssm_coll*.cpp): 3 PEs x 2 threads and 2 contexts, so
+# that groups fill and every context is taken (ERR_NO_CONTEXT) within a few operations.
+hpcnet_model(PREFIX Vssm_coll TOP ssm_coll SOURCES ${SSM_RTL}
+             ARGS -Wno-UNUSEDPARAM -GNumPe=3 -GNumThreads=2 -GSlots=2)
 
 # ---- ssm_burst (burst-reduce unit) -------------------------------------------------------------
 # Unit tests in tb/ssm/burst: the unit with its default parameters (5 PEs x 4 threads, 2 slots)

@@ -407,11 +407,15 @@ module ssm_coll #(
   assign bu_group_o      = a_group;
 
   // ---------------------------------------------------------------- GSN up sender
+  // A message shown and not taken stays shown (up_hold_q), also when a lower context reaches Up.
   logic             up_found;
   logic [SlotW-1:0] up_idx;
+  logic             up_hold_q;
+  logic [SlotW-1:0] up_hold_idx_q;
   always_comb begin
     up_found = 1'b0; up_idx = '0;
     for (int s = Slots - 1; s >= 0; s--) if (x_st_q[s] == XUp) begin up_found = 1'b1; up_idx = SlotW'(s); end
+    if (up_hold_q) up_idx = up_hold_idx_q;
     gsn_up_msg_o = '0;
     for (int s = 0; s < Slots; s++) if (up_idx == SlotW'(s)) begin
       gsn_up_msg_o[MValLsb +: MValW]   = x_acc_q[s];
@@ -423,23 +427,28 @@ module ssm_coll #(
     end
   end
   assign gsn_up_valid_o = up_found;
-  // A context moves Up -> WaitDn only through this handshake, so the message is stable until taken.
+  // A context moves Up -> WaitDn only through this handshake, so the held context is still in Up.
 
   // ---------------------------------------------------------------- release engine
   // Answers the members of one Release context, one per cycle in window order, then frees it.
+  // An answer shown and not taken stays shown (rel_hold_q): the engine keeps its context when a
+  // lower one reaches Release, and an error answer that becomes due meanwhile waits behind it.
   logic             rel_found;
   logic [SlotW-1:0] rel_idx;
   logic [NumWin-1:0] rel_rem;
   logic [WinW-1:0]  rel_w;
+  logic             rel_hold_q;
+  logic [SlotW-1:0] rel_hold_idx_q;
   always_comb begin
     rel_found = 1'b0; rel_idx = '0;
     for (int s = Slots - 1; s >= 0; s--) if (x_st_q[s] == XRelease) begin rel_found = 1'b1; rel_idx = SlotW'(s); end
+    if (rel_hold_q) begin rel_found = 1'b1; rel_idx = rel_hold_idx_q; end
     rel_rem = '0;
     for (int s = 0; s < Slots; s++) if (rel_idx == SlotW'(s)) rel_rem = x_mem_q[s];
     rel_w = '0;
     for (int w = NumWin - 1; w >= 0; w--) if (rel_rem[w]) rel_w = WinW'(w);
   end
-  assign rel_active = rel_found && !errq_q;
+  assign rel_active = rel_found && (!errq_q || rel_hold_q);
 
   always_comb begin
     ret_o = errr_q;
@@ -469,6 +478,7 @@ module ssm_coll #(
     if (!rst_ni) begin
       s_q <= SIdle; j_q <= '0; rem_q <= '0; first_q <= 1'b0; e_q <= '0;
       errq_q <= 1'b0; errr_q <= '0; a_op_q <= '0; a_win_q <= '0;
+      rel_hold_q <= 1'b0; rel_hold_idx_q <= '0; up_hold_q <= 1'b0; up_hold_idx_q <= '0;
       for (int s = 0; s < Slots; s++) begin
         x_st_q[s] <= XFree; x_addr_q[s] <= '0; x_red_q[s] <= 1'b0; x_group_q[s] <= '0; x_type_q[s] <= '0;
         x_op_q[s] <= '0; x_io_q[s] <= 1'b0; x_count_q[s] <= '0; x_mem_q[s] <= '0; x_poison_q[s] <= 1'b0;
@@ -477,6 +487,10 @@ module ssm_coll #(
     end else begin
       s_q <= s_d; j_q <= j_d; rem_q <= rem_d; first_q <= first_d; e_q <= e_d;
       errq_q <= errq_d; errr_q <= errr_d;
+      rel_hold_q <= rel_active && !ret_ready_i;
+      rel_hold_idx_q <= rel_idx;
+      up_hold_q <= gsn_up_valid_o && !gsn_up_ready_i;
+      up_hold_idx_q <= up_idx;
       if (in_valid_i && in_ready_o) begin
         a_op_q  <= in_op_i;
         a_win_q <= in_win_i;

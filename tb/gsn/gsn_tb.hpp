@@ -1,6 +1,5 @@
 // gsn_tb.hpp: harness and reference model of gsn_tree (docs/gsn.md) for the Catch2 tests.
 //   Msg            the 128-bit message (generated: hpcnet/gsn_formats.hpp), 4 x 32-bit port words
-//   alu()          ssm_alu's result a op b (docs in rtl/alu/ssm_alu.sv) on the host
 //   reference()    the tree's combined message for one operation, folded in the documented
 //                  order (left-packed tree, every node folds its children in index order)
 //   GsnTb<V>       one Verilated gsn_tree: drive the leaves, sample, clock
@@ -24,20 +23,14 @@
 #include <type_traits>
 #include <vector>
 
-#include "hpcnet/gsn_formats.hpp"
+#include "hpcnet/tb/alu_ref.hpp"
 #include "hpcnet/tb/bits.hpp"
+#include "hpcnet/tb/gsn_msg.hpp"
 #include "sim/core/harness.hpp"
 #include "hpcnet/tb/cycle.hpp"
 #include "hpcnet/tb/red_codes.hpp"
+#include "hpcnet/tb/rng.hpp"
 #include "hpcnet/tb/seed.hpp"
-
-namespace hpcnet::gsn_formats {
-inline std::ostream& operator<<(std::ostream& os, const Msg& m) {
-  return os << "{addr=0x" << std::hex << m.addr << " value=0x" << m.value << std::dec << " kind=" << to_string(m.kind)
-            << " type=" << to_string(m.type) << " op=" << to_string(m.op) << " err=" << m.err << " zero=" << m.zero
-            << "}";
-}
-}  // namespace hpcnet::gsn_formats
 
 namespace gsnt {
 
@@ -67,46 +60,10 @@ Msg get_msg(const W& w, unsigned i) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// ssm_alu on the host: integers wrap; double sum is the host's double addition (a first);
-// double max/min: a NaN -> quiet(a), else b NaN -> quiet(b), -0 < +0.
+// ssm_alu on the host: the shared reference (hpcnet/tb/alu_ref.hpp).
 inline double as_double(std::uint64_t v) { return std::bit_cast<double>(v); }
 inline std::uint64_t as_bits(double d) { return std::bit_cast<std::uint64_t>(d); }
-inline bool is_nan(std::uint64_t v) { return ((v >> 52) & 0x7ff) == 0x7ff && (v & ((1ull << 52) - 1)); }
-inline std::uint64_t fp_key(std::uint64_t v) { return (v >> 63) ? ~v : (v | (1ull << 63)); }
-
-inline std::uint64_t alu(unsigned type, unsigned op, std::uint64_t a, std::uint64_t b) {
-  auto lane = [op](std::uint32_t x, std::uint32_t y) -> std::uint32_t {
-    if (op == kSum) return x + y;
-    bool gt = std::int32_t(x) > std::int32_t(y);
-    if (op == kMax) return gt ? x : y;
-    if (op == kMin) return gt ? y : x;
-    return x;
-  };
-  switch (type) {
-    case kInt64:
-    case kUint64: {
-      if (op == kSum) return a + b;
-      bool gt = type == kInt64 ? std::int64_t(a) > std::int64_t(b) : a > b;
-      if (op == kMax) return gt ? a : b;
-      if (op == kMin) return gt ? b : a;
-      return a;
-    }
-    case kDouble: {
-      if (op == kSum) {
-        volatile double x = as_double(a), y = as_double(b);  // keep the operand order
-        return as_bits(x + y);
-      }
-      if (op != kMax && op != kMin) return a;
-      if (is_nan(a)) return a | (1ull << 51);
-      if (is_nan(b)) return b | (1ull << 51);
-      if (op == kMax) return fp_key(b) > fp_key(a) ? b : a;
-      return fp_key(b) < fp_key(a) ? b : a;
-    }
-    default:
-      return std::uint64_t(lane(std::uint32_t(a >> 32), std::uint32_t(b >> 32))) << 32 |
-             lane(std::uint32_t(a), std::uint32_t(b));
-  }
-}
+using hpcnet::tb::alu_ref;
 
 // One tree node's combine: children in index order. err when a child has err or the children's
 // kind/type/op are not all equal (the value is then not specified).
@@ -115,7 +72,7 @@ inline Msg combine(const std::vector<Msg>& ch) {
   r.zero = 0;
   for (std::size_t c = 1; c < ch.size(); ++c) {
     r.err = r.err || ch[c].err || !same_ref(ch[c], ch[0]);
-    if (ch[0].kind == Kind::REDUCE) r.value = alu(code(ch[0].type), code(ch[0].op), r.value, ch[c].value);
+    if (ch[0].kind == Kind::REDUCE) r.value = alu_ref(code(ch[0].type), code(ch[0].op), r.value, ch[c].value);
   }
   r.err = r.err || ch[0].err;
   if (r.kind == Kind::BARRIER) r.value = 0;
@@ -212,27 +169,7 @@ class GsnTb {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Random operands per type.
-inline std::uint64_t random_value(std::mt19937_64& rng, unsigned type) {
-  auto pick = [&](unsigned n) { return unsigned(rng() % n); };
-  if (type == kDouble) {
-    // finite, no NaN/Inf (their encodings are the ALU's business; tb/ssm/alu tests them);
-    // normal values of mixed magnitude, some subnormals, some zeros of either sign.
-    switch (pick(10)) {
-      case 0: return (rng() & (1ull << 63)) | (rng() & ((1ull << 52) - 1));  // subnormal
-      case 1: return rng() & (1ull << 63);                                    // +-0
-      default: {
-        std::uint64_t exp = 1023 - 40 + pick(81);
-        return (rng() & (1ull << 63)) | exp << 52 | (rng() & ((1ull << 52) - 1));
-      }
-    }
-  }
-  switch (pick(4)) {
-    case 0: return rng() % 1000;
-    case 1: return std::uint64_t(-std::int64_t(rng() % 1000));
-    default: return rng();
-  }
-}
+using hpcnet::tb::random_operand;
 
 // Random traffic: `streams` addresses (each a sequence of `rounds` operations); a leaf sends round
 // r of an address only after it received the down message of round r-1 of that address.
@@ -253,13 +190,14 @@ struct RandomStats {
   std::uint64_t ops = 0, errs = 0, cycles = 0, up_stalls = 0;
 };
 
-template <class V>
-RandomStats run_random(std::uint64_t seed, const RandomCfg& cfg) {
-  using Tb = GsnTb<V>;
+// Tb: GsnTb<V> (a whole tree) or any harness with its interface (N leaves, R children per node,
+// the leaves' port vectors, cycle(), cycles()) whose down messages are the tree's results: the
+// single node of tb/gsn/gsn_node_tb.hpp with a parent that turns each up message round.
+template <class Tb>
+RandomStats run_random_on(Tb& tb, std::uint64_t seed, const RandomCfg& cfg) {
   constexpr unsigned N = Tb::N;
-  std::mt19937_64 rng(seed);
-  auto pct = [&](unsigned p) { return rng() % 100 < p; };
-  Tb tb;
+  hpcnet::tb::Rng rng(seed);
+  auto pct = [&](unsigned p) { return rng.pct(p); };
 
   struct Round {
     std::vector<Msg> msgs;
@@ -294,7 +232,7 @@ RandomStats run_random(std::uint64_t seed, const RandomCfg& cfg) {
     }
     for (unsigned n = 0; n < N; ++n) {
       Msg m = base;
-      m.value = base.kind == Kind::REDUCE ? random_value(rng, code(m.type)) : (pct(80) ? 0 : rng());
+      m.value = base.kind == Kind::REDUCE ? random_operand(rng, code(m.type)) : (pct(80) ? 0 : rng());
       if (pct(10)) m.zero = unsigned(rng() & 0x3ff);  // ignored by the tree
       r.msgs.push_back(m);
     }
@@ -433,6 +371,11 @@ RandomStats run_random(std::uint64_t seed, const RandomCfg& cfg) {
   stats.ops = std::uint64_t(cfg.streams) * cfg.rounds;
   stats.cycles = tb.cycles();
   return stats;
+}
+template <class V>
+RandomStats run_random(std::uint64_t seed, const RandomCfg& cfg) {
+  GsnTb<V> tb;
+  return run_random_on(tb, seed, cfg);
 }
 
 }  // namespace gsnt

@@ -12,6 +12,7 @@
 
 #include "sim/ssm/ssm_node.hpp"
 #include "hpcnet/ssm_regs.hpp"
+#include "hpcnet/tb/alu_ref.hpp"
 #include "hpcnet/tb/seed.hpp"
 
 using hpcnet::sim::SsmNode;
@@ -81,25 +82,8 @@ TEST_CASE("ssm: io=1 barrier on a single node (network loops back)", "[ssm][barr
 
 namespace {
 
-uint64_t fold(int type, int op, uint64_t a, uint64_t b) {
-  switch (type) {
-    case SSM_INT64: {
-      const int64_t x = int64_t(a), y = int64_t(b);
-      if (op == SSM_SUM) return a + b;
-      return uint64_t(op == SSM_MAX ? std::max(x, y) : std::min(x, y));
-    }
-    case SSM_UINT64:
-      if (op == SSM_SUM) return a + b;
-      return op == SSM_MAX ? std::max(a, b) : std::min(a, b);
-    default: {  // double: values here are never NaN; -0 < +0 per docs
-      const double x = std::bit_cast<double>(a), y = std::bit_cast<double>(b);
-      if (op == SSM_SUM) return std::bit_cast<uint64_t>(x + y);
-      const bool a_less = x < y || (x == y && std::signbit(x) && !std::signbit(y));
-      if (op == SSM_MAX) return a_less ? b : a;
-      return a_less ? a : (x == y && std::signbit(y) && !std::signbit(x) ? b : (y < x ? b : a));
-    }
-  }
-}
+// The engine's combine (the reduction ALU's reference, hpcnet/tb/alu_ref.hpp).
+uint64_t fold(int type, int op, uint64_t a, uint64_t b) { return hpcnet::tb::alu_ref(unsigned(type), unsigned(op), a, b); }
 
 uint64_t random_value(std::mt19937_64& rng, int type) {
   if (type != SSM_DOUBLE) return rng();

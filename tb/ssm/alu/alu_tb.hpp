@@ -5,7 +5,8 @@
 //   References: double sum = the host's SSE `addsd` with a as the first source (the instruction g++
 //   emits for `a + b` on x86-64; the tests also check it equals plain C++ `a + b` whenever a and b
 //   are not both NaN, where the compiler is free to commute the operands); double max/min = the
-//   documented rule written with host double comparisons; integers = host integer arithmetic.
+//   documented rule written with host double comparisons; integers = host integer arithmetic (all
+//   three the shared hpcnet/tb/alu_ref.hpp).
 //   The random operand generator (FpGen) favours close exponents (cancellation), subnormals,
 //   large exponent differences near the sticky boundary, rounding ties and overflow.
 #pragma once
@@ -22,9 +23,11 @@
 
 #include "Vssm_alu.h"
 #include "sim/core/harness.hpp"
+#include "hpcnet/tb/alu_ref.hpp"
 #include "hpcnet/tb/cycle.hpp"
 #include "hpcnet/tb/fp_ref.hpp"
 #include "hpcnet/tb/red_codes.hpp"
+#include "hpcnet/tb/rng.hpp"
 #include "hpcnet/tb/seed.hpp"
 
 namespace alutb {
@@ -54,42 +57,13 @@ inline std::uint64_t cxx_fadd(std::uint64_t a, std::uint64_t b) {
 // The documented max/min rule, written independently of the RTL's key trick (fp_ref.hpp).
 inline std::uint64_t ref_fmaxmin(std::uint64_t a, std::uint64_t b, bool max) { return hpcnet::tb::fmaxmin(a, b, max); }
 
-inline std::uint64_t ref_int(unsigned type, unsigned op, std::uint64_t a, std::uint64_t b) {
-  if (op == kOpA) return a;
-  auto sel = [&](bool a_gt_b) { return (op == kMax) == a_gt_b ? a : b; };
-  switch (type) {
-    case kInt64:
-      return op == kSum ? a + b : sel(std::int64_t(a) > std::int64_t(b));
-    case kUint64:
-      return op == kSum ? a + b : sel(a > b);
-    case kInt32: {
-      std::uint64_t r = 0;
-      for (unsigned l = 0; l < 2; ++l) {
-        std::uint32_t x = std::uint32_t(a >> (32 * l)), y = std::uint32_t(b >> (32 * l)), z;
-        if (op == kSum) z = x + y;
-        else z = ((op == kMax) == (std::int32_t(x) > std::int32_t(y))) ? x : y;
-        r |= std::uint64_t(z) << (32 * l);
-      }
-      return r;
-    }
-    default:
-      return 0;
-  }
-}
-
 struct AluOp {
   unsigned type = kInt64, op = kSum;
   std::uint64_t a = 0, b = 0;
 };
 
-inline std::uint64_t reference(const AluOp& o) {
-  if (o.type == kDouble) {
-    if (o.op == kSum) return ref_fadd(o.a, o.b);
-    if (o.op == kMax || o.op == kMin) return ref_fmaxmin(o.a, o.b, o.op == kMax);
-    return o.a;
-  }
-  return ref_int(o.type, o.op, o.a, o.b);
-}
+// The shared reference of the reduction ALU (hpcnet/tb/alu_ref.hpp): op kOpA gives a.
+inline std::uint64_t reference(const AluOp& o) { return hpcnet::tb::alu_ref(o.type, o.op, o.a, o.b); }
 
 inline std::string hex(std::uint64_t v) {
   char s[24];
@@ -268,10 +242,10 @@ inline std::vector<std::uint64_t> special_set(bool neighbours) {
 class FpGen {
  public:
   explicit FpGen(std::uint64_t s) : rng(s) {}
-  std::mt19937_64 rng;
+  hpcnet::tb::Rng rng;
 
-  unsigned rnd(unsigned lo, unsigned hi) { return lo + unsigned(rng() % (hi - lo + 1)); }
-  bool pct(unsigned p) { return rng() % 100 < p; }
+  unsigned rnd(unsigned lo, unsigned hi) { return rng.rnd(lo, hi); }
+  bool pct(unsigned p) { return rng.pct(p); }
   std::uint64_t frac() { return rng() & 0x000fffffffffffffull; }
   // A fraction with its low `tz` bits zero (many trailing zeros make exact ties likely).
   std::uint64_t frac_tz(unsigned tz) { return tz >= 52 ? 0 : (frac() >> tz) << tz; }

@@ -64,7 +64,7 @@ TEST_CASE("ssm_alu: int64 uint64 and int32x2 sum max min random mix", "[ssm_alu]
       {kInt32, kMax, 0x000000057fffffffull, 0xfffffff980000000ull, 0x000000057fffffffull},
   };
   for (const D& d : dir) {
-    CHECK(ref_int(d.type, d.op, d.a, d.b) == d.r);  // the reference agrees with the hand value
+    CHECK(hpcnet::tb::alu_ref(d.type, d.op, d.a, d.b) == d.r);  // the reference agrees with the hand value
     tb.issue(AluOp{d.type, d.op, d.a, d.b});
   }
   std::uint64_t n = 300000;

@@ -71,7 +71,6 @@ bool BurstTb::idle() const { return arrivals_.empty() && open_.empty(); }
 
 void BurstTb::cycle() {
   auto& d = m();
-  std::uniform_real_distribution<double> u01(0.0, 1.0);
   const std::uint64_t t = now();
 
   mem_.drive(port_, t);
@@ -84,7 +83,7 @@ void BurstTb::cycle() {
   }
 
   // Arrivals: once offered, an arrival is held until taken.
-  d.in_valid_i = !arrivals_.empty() && (held_ || u01(rng_) >= cfg_.arrival_gap);
+  d.in_valid_i = !arrivals_.empty() && (held_ || rng_.u01() >= cfg_.arrival_gap);
   if (d.in_valid_i) {
     const Pending& p = arrivals_.front();
     const Member& mb = p.g->m[p.idx];
@@ -97,7 +96,7 @@ void BurstTb::cycle() {
     d.in_op_i = static_cast<std::uint8_t>(mb.op);
     d.in_group_i = static_cast<std::uint8_t>(mb.group);
   }
-  d.ret_ready_i = u01(rng_) >= cfg_.ret_stall;
+  d.ret_ready_i = rng_.u01() >= cfg_.ret_stall;
   h_.eval();
 
   // DMA requests.
@@ -121,16 +120,7 @@ void BurstTb::cycle() {
     if (p.idx + 1 == p.g->m.size()) p.g->last_arrival = t;
   }
   if (d.ret_valid_o && d.ret_ready_i) {
-    Completion c;
-    const auto& r = d.ret_o;  // {pe[143:140], thread, opcode, ret_offset[131:120], addr[119:72], value[71:8], state}
-    c.state = unsigned(get_bits(r, 0, 8));
-    c.value = get_bits(r, 8, 64);
-    c.addr = get_bits(r, 72, 48);
-    c.ret = unsigned(get_bits(r, 120, 12));
-    c.opcode = unsigned(get_bits(r, 132, 4));
-    c.thread = unsigned(get_bits(r, 136, 4));
-    c.pe = unsigned(get_bits(r, 140, 4));
-    c.cycle = t;
+    const Completion c{hpcnet::tb::get_ret(d.ret_o), t};
     if (open_.empty()) {
       stray_.push_back(c);
       FAIL("completion with no group outstanding (pe " << c.pe << " thread " << c.thread << ")");
@@ -237,7 +227,7 @@ std::vector<std::string> BurstTb::check_group(const Group& g, std::uint64_t guar
 }
 
 // ---------------------------------------------------------------- random groups
-Group make_group(hpcnet::sim::HostMemory& mem, std::mt19937_64& rng, const GroupSpec& spec) {
+Group make_group(hpcnet::sim::HostMemory& mem, hpcnet::tb::Rng& rng, const GroupSpec& spec) {
   Group g;
   g.type = spec.type;
   g.op = spec.op;
@@ -294,7 +284,7 @@ Util measure(unsigned members, std::uint32_t len, unsigned type, bool aligned, s
   TbConfig cfg;
   cfg.seed = sd;
   BurstTb tb(cfg);
-  std::mt19937_64 rng(sd);
+  hpcnet::tb::Rng rng(sd);
   GroupSpec s;
   s.type = type;
   s.op = kSum;

@@ -28,9 +28,12 @@
 #include "Vssm_burst.h"
 #include "sim/core/harness.hpp"
 #include "sim/host/host_memory.hpp"
+#include "hpcnet/tb/alu_ref.hpp"
 #include "hpcnet/tb/cycle.hpp"
 #include "hpcnet/tb/fp_ref.hpp"
 #include "hpcnet/tb/red_codes.hpp"
+#include "hpcnet/tb/rng.hpp"
+#include "hpcnet/tb/ssm_ret.hpp"
 #include "hpcnet/tb/seed.hpp"
 
 namespace bursttb {
@@ -46,27 +49,11 @@ inline unsigned elem_bytes(unsigned type) { return type == kInt32 ? 4 : 8; }
 
 // ---------------------------------------------------------------- reference
 using hpcnet::tb::bits;
-using hpcnet::tb::dbl;
-using hpcnet::tb::fmaxmin;
-using hpcnet::tb::host_add;
-// One element: acc op x (element of 4 or 8 bytes, little-endian in the low bytes).
+// One element: acc op x (element of 4 or 8 bytes, little-endian in the low bytes): the ALU's
+// reference (hpcnet/tb/alu_ref.hpp), an int32 element in its low lane.
 inline std::uint64_t combine(unsigned type, unsigned op, std::uint64_t acc, std::uint64_t x) {
-  switch (type) {
-    case kInt64:
-      if (op == kSum) return acc + x;
-      return ((op == kMax) == (std::int64_t(acc) > std::int64_t(x))) ? acc : x;
-    case kUint64:
-      if (op == kSum) return acc + x;
-      return ((op == kMax) == (acc > x)) ? acc : x;
-    case kDouble:
-      if (op == kSum) return bits(host_add(dbl(acc), dbl(x)));
-      return fmaxmin(acc, x, op == kMax);
-    default: {  // int32
-      std::uint32_t a = std::uint32_t(acc), b = std::uint32_t(x);
-      if (op == kSum) return std::uint32_t(a + b);
-      return ((op == kMax) == (std::int32_t(a) > std::int32_t(b))) ? a : b;
-    }
-  }
+  const std::uint64_t r = hpcnet::tb::alu_ref(type, op, acc, x);
+  return type == kInt32 ? std::uint32_t(r) : r;
 }
 
 // ---------------------------------------------------------------- groups
@@ -77,9 +64,8 @@ struct Member {
   unsigned group = 0, type = 0, op = 0;
   std::uint32_t len = 0;
 };
-struct Completion {
-  unsigned pe = 0, thread = 0, opcode = 0, ret = 0, state = 0;
-  std::uint64_t addr = 0, value = 0, cycle = 0;
+struct Completion : hpcnet::tb::SsmRet {
+  std::uint64_t cycle = 0;
 };
 struct DmaRec {
   std::uint64_t cycle = 0;  // accepted
@@ -137,7 +123,7 @@ class BurstTb {
   hpcnet::sim::HostMemory mem_;
   hpcnet::sim::DmaPort port_;
   TbConfig cfg_;
-  std::mt19937_64 rng_;
+  hpcnet::tb::Rng rng_;
   struct Pending {
     Group* g;
     std::size_t idx;
@@ -159,7 +145,7 @@ struct GroupSpec {
   std::vector<unsigned> wins;  // empty: random distinct windows
   bool special = false;        // doubles: sprinkle NaN, infinities, signed zeros, subnormals
 };
-Group make_group(hpcnet::sim::HostMemory& mem, std::mt19937_64& rng, const GroupSpec& spec);
+Group make_group(hpcnet::sim::HostMemory& mem, hpcnet::tb::Rng& rng, const GroupSpec& spec);
 
 // DMA utilization of one group: total DMA bytes / cycles from the last arrival to the last
 // completion, divided by the port's peak (bytes_per_cycle).

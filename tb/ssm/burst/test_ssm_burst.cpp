@@ -25,7 +25,7 @@ void check_all(BurstTb& tb, const std::vector<Group>& gs) {
   }
 }
 
-std::uint32_t random_len(std::mt19937_64& rng, unsigned eb) {
+std::uint32_t random_len(hpcnet::tb::Rng& rng, unsigned eb) {
   const unsigned pick = unsigned(rng() % 10);
   std::uint32_t elems;
   if (pick < 4) elems = 1 + std::uint32_t(rng() % (96 / eb));          // up to 3 chunks
@@ -39,7 +39,7 @@ std::uint32_t random_len(std::mt19937_64& rng, unsigned eb) {
 TEST_CASE("ssm_burst: one group of every type and op", "[ssm_burst]") {
   const std::uint64_t sd = seed("ssm_burst: one group of every type and op");
   BurstTb tb({.seed = sd});
-  std::mt19937_64 rng(sd);
+  hpcnet::tb::Rng rng(sd);
   std::vector<Group> gs;
   gs.reserve(12);
   for (unsigned type = 0; type < 4; ++type)
@@ -59,7 +59,7 @@ TEST_CASE("ssm_burst: one group of every type and op", "[ssm_burst]") {
 TEST_CASE("ssm_burst: aligned buffers of 1 2 and 20 members", "[ssm_burst]") {
   const std::uint64_t sd = seed("ssm_burst: aligned");
   BurstTb tb({.seed = sd});
-  std::mt19937_64 rng(sd);
+  hpcnet::tb::Rng rng(sd);
   std::vector<Group> gs;
   gs.reserve(3);
   for (unsigned n : {1u, 2u, 20u}) {
@@ -78,7 +78,7 @@ TEST_CASE("ssm_burst: aligned buffers of 1 2 and 20 members", "[ssm_burst]") {
 TEST_CASE("ssm_burst: every alignment pair around chunk boundaries", "[ssm_burst]") {
   const std::uint64_t sd = seed("ssm_burst: every alignment pair");
   BurstTb tb({.seed = sd});
-  std::mt19937_64 rng(sd);
+  hpcnet::tb::Rng rng(sd);
   std::vector<Group> gs;
   const std::array<std::uint32_t, 12> lens = {4, 8, 28, 32, 36, 56, 64, 68, 92, 96, 100, 132};
   gs.reserve(8 * 8 * lens.size());
@@ -104,7 +104,7 @@ TEST_CASE("ssm_burst: every alignment pair around chunk boundaries", "[ssm_burst
 TEST_CASE("ssm_burst: in place", "[ssm_burst]") {
   const std::uint64_t sd = seed("ssm_burst: in place");
   BurstTb tb({.seed = sd});
-  std::mt19937_64 rng(sd);
+  hpcnet::tb::Rng rng(sd);
   std::vector<Group> gs;
   gs.reserve(16);
   for (unsigned i = 0; i < 16; ++i) {
@@ -124,7 +124,7 @@ TEST_CASE("ssm_burst: in place", "[ssm_burst]") {
 
 TEST_CASE("ssm_burst: random groups back to back with random memory timing", "[ssm_burst]") {
   const std::uint64_t sd = seed("ssm_burst: random groups back to back");
-  std::mt19937_64 rng(sd);
+  hpcnet::tb::Rng rng(sd);
   for (unsigned round = 0; round < 6; ++round) {
     TbConfig cfg;
     cfg.seed = rng();
@@ -161,7 +161,7 @@ TEST_CASE("ssm_burst: random groups back to back with random memory timing", "[s
 TEST_CASE("ssm_burst: poisoned groups answer ERR_MISMATCH and move no data", "[ssm_burst]") {
   const std::uint64_t sd = seed("ssm_burst: poisoned groups");
   BurstTb tb({.ret_stall = 0.3, .seed = sd});
-  std::mt19937_64 rng(sd);
+  hpcnet::tb::Rng rng(sd);
   std::vector<Group> gs;
   gs.reserve(16);
   auto good = [&](unsigned n) {
@@ -201,7 +201,7 @@ TEST_CASE("ssm_burst: poisoned groups answer ERR_MISMATCH and move no data", "[s
 TEST_CASE("ssm_burst: mutation: the checks fail on a wrong result order or completion", "[ssm_burst]") {
   const std::uint64_t sd = seed("ssm_burst: mutation");
   BurstTb tb({.seed = sd});
-  std::mt19937_64 rng(sd);
+  hpcnet::tb::Rng rng(sd);
   GroupSpec s;
   s.type = kDouble;
   s.members = 6;

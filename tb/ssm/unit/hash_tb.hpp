@@ -20,14 +20,10 @@
 #include "Vssm_hash.h"
 #include "sim/core/harness.hpp"
 #include "hpcnet/tb/cycle.hpp"
+#include "hpcnet/tb/rng.hpp"
 #include "unit_util.hpp"
 
 namespace ssmu {
-
-inline std::ostream& operator<<(std::ostream& os, const Entry& e) {
-  return os << "{v=0x" << std::hex << e.value << std::dec << " l=" << e.l << " p=" << e.p
-            << " cnt=" << e.cnt << "}";
-}
 
 constexpr unsigned kSets = 16, kWays = 4, kBanks = 4, kClients = 2;
 constexpr std::uint64_t kMask48 = (1ull << 48) - 1;
@@ -71,7 +67,7 @@ struct DmaLog {
 
 class HashTb {
  public:
-  std::mt19937_64 rng;
+  hpcnet::tb::Rng rng;
   std::uint64_t cycle = 0;  // rising edges so far (reset included); the harness's cycles()
   // knobs
   unsigned max_idle = 0, max_delay = 0;     // client idle cycles / commit delay (random 0..max)
@@ -101,8 +97,8 @@ class HashTb {
   explicit HashTb(std::uint64_t seed) : rng(seed) { reset(); }
   Vssm_hash& m() { return h_.dut(); }
 
-  unsigned rnd(unsigned lo, unsigned hi) { return std::uniform_int_distribution<unsigned>(lo, hi)(rng); }
-  bool pct(unsigned p) { return rnd(0, 99) < p; }
+  unsigned rnd(unsigned lo, unsigned hi) { return rng.rnd(lo, hi); }
+  bool pct(unsigned p) { return rng.pct(p); }
 
   // Synchronous reset; the harness forgets its reference (the table should be empty after it).
   void reset() {

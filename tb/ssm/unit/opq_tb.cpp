@@ -5,27 +5,6 @@
 
 namespace ssmu {
 
-namespace {
-template <class W>
-void put_op(W& w, const Op& o) {
-  put_bits(w, 0, 64, o.args);
-  put_bits(w, 64, 64, o.value);
-  put_bits(w, 128, 48, o.addr);
-  put_bits(w, 176, 12, o.ret);
-  put_bits(w, 188, 4, o.opcode);
-}
-template <class W>
-Op get_op(const W& w) {
-  Op o;
-  o.args = get_bits(w, 0, 64);
-  o.value = get_bits(w, 64, 64);
-  o.addr = get_bits(w, 128, 48);
-  o.ret = unsigned(get_bits(w, 176, 12));
-  o.opcode = unsigned(get_bits(w, 188, 4));
-  return o;
-}
-}  // namespace
-
 Out OpqTb::cycle_with(const In& in) {
   Vssm_opq& m = h_.dut();
   INFO("cycle " << cycle);

@@ -9,7 +9,6 @@
 #include <array>
 #include <cstdint>
 #include <deque>
-#include <ostream>
 
 #include "Vssm_opq.h"
 #include "sim/core/harness.hpp"
@@ -20,29 +19,6 @@ namespace ssmu {
 
 constexpr unsigned kWin = 20, kCores = 2, kDepth = 4;
 constexpr unsigned kExt = 2;  // completion ports of the collective units (coll, burst)
-// The opcodes (rtl/ssm/ssm_regs.toml) as plain numbers: the tests draw them from ranges.
-constexpr unsigned code(hpcnet::ssm_regs::Opcode o) { return static_cast<unsigned>(o); }
-constexpr unsigned kPut = code(hpcnet::ssm_regs::Opcode::PUT), kGet = code(hpcnet::ssm_regs::Opcode::GET),
-                   kLock = code(hpcnet::ssm_regs::Opcode::LOCK), kUnlock = code(hpcnet::ssm_regs::Opcode::UNLOCK),
-                   kTrylock = code(hpcnet::ssm_regs::Opcode::TRYLOCK), kBarrier = code(hpcnet::ssm_regs::Opcode::BARRIER),
-                   kReduce = code(hpcnet::ssm_regs::Opcode::REDUCE), kBurst = code(hpcnet::ssm_regs::Opcode::BURST);
-// The tests draw rnd(kPut, kTrylock) and rnd(kBarrier, kBurst): each range holds only its kind.
-static_assert(kTrylock - kPut == 4 && kBurst - kBarrier == 2);
-inline bool is_coll(unsigned opc) { return opc == kBarrier || opc == kReduce || opc == kBurst; }
-
-// ssm_pkg::op_t: {opcode[191:188], ret_offset[187:176], addr[175:128], value[127:64], args[63:0]}.
-struct Op {
-  unsigned opcode = kPut, ret = 0;
-  std::uint64_t addr = 0, value = 0, args = 0x801;  // args: the window's ARGS word, passed through
-  bool operator==(const Op& o) const {
-    return opcode == o.opcode && ret == o.ret && addr == o.addr && value == o.value && args == o.args;
-  }
-};
-inline std::ostream& operator<<(std::ostream& os, const Op& o) {
-  return os << "{opc=" << o.opcode << " ret=" << o.ret << " addr=0x" << std::hex << o.addr
-            << " id=0x" << o.value << std::dec << "}";
-}
-
 struct In {
   bool push = false;
   unsigned push_win = 0;

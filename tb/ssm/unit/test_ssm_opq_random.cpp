@@ -8,6 +8,7 @@
 // the queues are drained and every accepted operation must have completed, in program order.
 #include <vector>
 
+#include "hpcnet/tb/rng.hpp"
 #include "opq_tb.hpp"
 
 using namespace ssmu;
@@ -22,9 +23,9 @@ struct CoreSim {
 
 void run_random(std::uint64_t s, bool park_on_core1, unsigned cycles) {
   OpqTb tb;
-  std::mt19937_64 rng(s);
-  auto rnd = [&](unsigned lo, unsigned hi) { return std::uniform_int_distribution<unsigned>(lo, hi)(rng); };
-  auto pct = [&](unsigned p) { return rnd(0, 99) < p; };
+  hpcnet::tb::Rng rng(s);
+  auto rnd = [&](unsigned lo, unsigned hi) { return rng.rnd(lo, hi); };
+  auto pct = [&](unsigned p) { return rng.pct(p); };
   const std::uint64_t pool[] = {0x1000, 0x2000, 0x3008};
   std::array<CoreSim, kCores> core{};
   struct CollSim { unsigned win, left; };
