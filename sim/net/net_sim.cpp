@@ -31,7 +31,7 @@ long peak_rss_kib() {
 
 double estimate_run_s(const NetSpec& s, uint64_t cycles) {
   constexpr double kRouterCyclesPerS = 8e6;  // a whole 8x8 model: about 125,000 cycles/s
-  const double speed = kRouterCyclesPerS * (s.joined() ? 0.5 : 1.0) * std::max(1u, s.threads) / (s.threads > 1 ? 1.5 : 1.0);
+  const double speed = kRouterCyclesPerS * (s.joined() ? 0.35 : 1.0) * std::max(1u, s.threads) / (s.threads > 1 ? 1.5 : 1.0);
   return static_cast<double>(cycles) * static_cast<double>(s.shape.nodes()) / speed;
 }
 
