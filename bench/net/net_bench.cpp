@@ -334,7 +334,8 @@ void Bench::latency_table() {
                     "first unstable one");
   emit("latency",
        fmt::format("Latency against offered load, {} (flits/node/cycle; latency in cycles incl. source queueing; "
-                   "a curve stops at its first unstable point)", shape_.name()),
+                   "stable: accepted within {:.0f}% of offered and every measured packet delivered within the drain limit; "
+                   "a curve stops at its first unstable point)", shape_.name(), 100 * kStableTolerance),
        t, csv, notes);
 }
 
