@@ -3,6 +3,7 @@
 // What every command shares is added here, once: --trace/--trace-first/--trace-last/--trace-run,
 // --json, the output-path checks before anything runs, the banner (version, seed), the trace
 // report, and the exit codes (bench/common/cli.hpp, docs/cli.md).
+#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <memory>
@@ -17,6 +18,8 @@
 #include "common/plot.hpp"
 #include "common/registry.hpp"
 #include "common/report.hpp"
+#include "common/results.hpp"
+#include "sim/core/errors.hpp"
 #include "sim/core/trace.hpp"
 
 namespace {
@@ -45,6 +48,37 @@ void check_outputs(CLI::App& sub) {
   }
 }
 
+// Ctrl-C (SIGINT) or SIGTERM: the step loops throw sim::Interrupted between two cycles (the
+// handler only sets a flag); a second signal ends the process at once (SA_RESETHAND).
+extern "C" void on_interrupt(int sig) { hpcnet::sim::request_interrupt(sig); }
+void catch_interrupts() {
+  struct sigaction sa {};
+  sa.sa_handler = on_interrupt;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESETHAND;
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
+// The record of a run that did not complete (a failed check, a failed run, an interrupt): the
+// traces, the tables it finished and the one it was filling (partial), --json with exit_code and
+// "partial": true. Its own failure to write is said, and the run's error stands.
+void record_partial(CLI::App& sub, const Shared& sh, int code, const std::string& why) {
+  report_traces();
+  try {
+    save_unfinished(option_text(sub, "--csv", ""), sub.get_name(), why);
+    if (!sh.json.empty()) {
+      write_json(sh.json, sub, code, true);
+      fmt::print("JSON written to {} (partial)\n", sh.json);
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "hpcnet: %s\n", e.what());
+  }
+  std::fflush(stdout);
+}
+
+std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
+
 int run_command(CLI::App& sub, const Runner& run, const Shared& sh) {
   try {
     hpcnet::sim::trace_from_env();  // a malformed HPCNET_TRACE is a usage error, before anything runs
@@ -54,29 +88,42 @@ int run_command(CLI::App& sub, const Runner& run, const Shared& sh) {
   check_outputs(sub);
   sh.trace.check(sub);
   print_banner(sub.get_name(), option_text(sub, "--seed", "none (deterministic)"));
+  catch_interrupts();
   int rc = kExitOk;
   try {
     rc = run();
-  } catch (const CheckFailed&) {  // the record of a failed check: the traces, the tables so far, exit_code 1
-    report_traces();
-    try {
-      if (!sh.json.empty()) write_json(sh.json, sub, kExitCheckFailed);
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "hpcnet: %s\n", e.what());
-    }
+  } catch (const UsageError&) {  // nothing ran
+    throw;
+  } catch (const CLI::Error&) {
+    throw;
+  } catch (const CheckFailed& e) {
+    record_partial(sub, sh, kExitCheckFailed, "a check failed: " + first_line(e.what()));
+    throw;
+  } catch (const hpcnet::sim::Interrupted& e) {
+    record_partial(sub, sh, kExitInterrupted, e.what());
+    throw;
+  } catch (const std::exception& e) {
+    record_partial(sub, sh, kExitRunFailed, "the run failed: " + first_line(e.what()));
     throw;
   }
   if (!report_traces(rc == kExitOk) && rc == kExitOk) rc = kExitRunFailed;
   if (!sh.json.empty()) {
-    write_json(sh.json, sub, rc);
+    write_json(sh.json, sub, rc, false);
     fmt::print("JSON written to {}\n", sh.json);
   }
   return rc;
 }
 
+// Every exit: the folders the output checks made and nothing filled are removed (a usage error
+// found later, a failed or interrupted run leave none behind).
+struct FolderCleanup {
+  ~FolderCleanup() { remove_empty_made_folders(); }
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  const FolderCleanup cleanup;
   Registry reg;
   add_ssm_commands(reg);
   add_gsn_commands(reg);
@@ -146,8 +193,11 @@ int main(int argc, char** argv) {
   } catch (const CheckFailed& e) {
     std::fprintf(stderr, "hpcnet: check failed: %s\n", e.what());
     return kExitCheckFailed;
+  } catch (const hpcnet::sim::Interrupted& e) {
+    std::fprintf(stderr, "hpcnet: interrupted (%s): %s; the tables finished before are written, the one under way marked partial\n",
+                 hpcnet::sim::interrupt_requested() == SIGTERM ? "SIGTERM" : "SIGINT", e.what());
+    return kExitInterrupted;
   } catch (const std::exception& e) {
-    report_traces();
     std::fprintf(stderr, "hpcnet: run failed: %s\n", e.what());
     return kExitRunFailed;
   }

@@ -60,8 +60,9 @@ if ! command -v gtkwave >/dev/null; then
 fi
 if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
   echo "wave: no display (DISPLAY is not set), so GTKWave cannot open a window here." >&2
-  echo "  On a machine with a display:  gtkwave ${args[*]}" >&2
+  echo "  On a machine with a display:  gtkwave --rcvar 'scale_to_time_dimension n' ${args[*]}" >&2
   echo "  Over SSH: ssh -X, or copy the files. A picture, headless: bash $here/wave/shot.sh ${args[*]} OUT.png" >&2
   exit 2
 fi
-exec gtkwave "${args[@]}"
+# the time axis in ns: a harness trace counts 1 ns a cycle (sim/core/harness.hpp), so it reads cycles
+exec gtkwave --rcvar 'scale_to_time_dimension n' "${args[@]}"

@@ -191,12 +191,12 @@ void plots(const std::string& dir, const std::vector<BarrierPoint>& pts) {
 int BarrierCommand::run() {
   std::set<std::string> want(scenarios.begin(), scenarios.end());
   if (want.empty() || want.count("all")) want = {"size", "compare"};
+  if (o.nets.empty()) o.nets = {"2x2", "4x4", "8x8", "16x16", "4x4x4", "8x8x8"};
+  if (compare_nodes.empty()) compare_nodes = {16, 64};
   quick_default(*app, flags, "--nets", o.nets, {"4x4", "8x8"});
   quick_default(*app, flags, "--barriers", o.barriers, 2u);
   quick_default(*app, flags, "--warmup", o.warmup, uint64_t{500});
   quick_default(*app, flags, "--compare-nodes", compare_nodes, {16u});
-  if (o.nets.empty()) o.nets = {"2x2", "4x4", "8x8", "16x16", "4x4x4", "8x8x8"};
-  if (compare_nodes.empty()) compare_nodes = {16, 64};
   o.methods.clear();
   for (const std::string& m : methods) o.methods.push_back(m == "multiphase" ? BarrierMethod::multiphase : BarrierMethod::alltoall);
   o.kinds.clear();

@@ -54,7 +54,21 @@ std::string file_in_the_way(const fs::path& p) {
   return {};
 }
 
+std::vector<fs::path>& made_folders() {  // in the order made (a parent before its child)
+  static std::vector<fs::path> m;
+  return m;
+}
+
 }  // namespace
+
+void remove_empty_made_folders() {
+  auto& m = made_folders();
+  for (auto it = m.rbegin(); it != m.rend(); ++it) {
+    std::error_code ec;
+    if (fs::is_directory(*it, ec) && fs::is_empty(*it, ec)) fs::remove(*it, ec);
+  }
+  m.clear();
+}
 
 void prepare_output(const std::string& option, const std::string& path, OutKind kind) {
   if (path.empty()) return;
@@ -65,8 +79,12 @@ void prepare_output(const std::string& option, const std::string& path, OutKind 
   if (!folder.empty()) {
     if (const std::string f = file_in_the_way(folder); !f.empty())
       throw UsageError(option, fmt::format("cannot make the folder of '{}': '{}' is a file", path, f));
+    std::vector<fs::path> missing;  // the folders this call makes, the deepest first
+    for (fs::path q = fs::absolute(folder, ec); !q.empty() && !fs::exists(q, ec) && q != q.root_path(); q = q.parent_path())
+      missing.push_back(q);
     fs::create_directories(folder, ec);
     if (ec) throw UsageError(option, fmt::format("cannot make the folder '{}': {}", folder.string(), ec.message()));
+    made_folders().insert(made_folders().end(), missing.rbegin(), missing.rend());
   }
   // Can we write there? A file: open it for appending (creates it, keeps what is there); a
   // folder: create and remove a probe file.
@@ -266,6 +284,12 @@ const char* version() { return hpcnet_git_version; }
 void print_banner(const std::string& command, const std::string& seed) {
   fmt::print("hpcnet {} {}: seed {}\n", version(), command, seed);
   std::fflush(stdout);  // before the progress lines on stderr
+}
+
+std::string duration_text(double s) {
+  if (s < 60) return fmt::format("{:.1f} s", s);
+  if (s < 7200) return fmt::format("{:.0f} min", s / 60);
+  return fmt::format("{:.1f} hours", s / 3600);
 }
 
 Progress::Progress(std::string what, size_t total, bool on) : what_(std::move(what)), total_(total), on_(on), t0_(now_s()) {}

@@ -19,7 +19,8 @@
 
 namespace hpcnet::bench {
 
-enum Exit : int { kExitOk = 0, kExitCheckFailed = 1, kExitUsage = 2, kExitRunFailed = 3 };
+//   130 interrupted (SIGINT or SIGTERM): the finished tables written, the one under way partial.
+enum Exit : int { kExitOk = 0, kExitCheckFailed = 1, kExitUsage = 2, kExitRunFailed = 3, kExitInterrupted = 130 };
 
 // A bad option or value: "--opt: problem".
 class UsageError : public std::runtime_error {
@@ -39,6 +40,9 @@ enum class OutKind { file, folder };
 // creatable; a folder: made, not a file, writable) and throws UsageError(option, problem)
 // otherwise. An empty path is accepted (the option was not given).
 void prepare_output(const std::string& option, const std::string& path, OutKind kind);
+// Removes the folders prepare_output made that are still empty, the deepest first (at every exit:
+// a usage error found later, a failed or an interrupted run leave no folder behind).
+void remove_empty_made_folders();
 // Marks `o` as an output path of `kind` (its --help type FILE or FOLDER), for prepare_outputs.
 // `prepare`: false when the path is made ready elsewhere (--trace: TraceOptions::check); it is
 // still refused empty and compared with the other outputs.
@@ -117,6 +121,9 @@ void name_next_run(const std::string& label);
 const char* version();
 // The first line of every command: version, command, seed (or that it uses none).
 void print_banner(const std::string& command, const std::string& seed = "none (deterministic)");
+
+// "0.4 s", "12 min", "2.1 hours": an estimate's length, for a reader.
+std::string duration_text(double seconds);
 
 // Progress of a sweep on stderr: "[k/N] label  (elapsed s, ~s left)".
 class Progress {

@@ -11,6 +11,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "common/report.hpp"
 #include "common/results.hpp"
 #include "sim/ssm/ssm_system.hpp"
 
@@ -49,10 +50,13 @@ struct RunFlags {
   bool quick = false, quiet = false;
 };
 void add_run_flags(CLI::App& app, RunFlags& f, const std::string& quick_help, const char* csv_help = nullptr);
-// --quick changes defaults, never a value given: v = quick unless `opt` was given.
+// --quick changes defaults, never a value given: v = quick unless `opt` was given. The value
+// taken is --json's record of the option (record_config).
 template <class T>
 void quick_default(const CLI::App& app, const RunFlags& f, const std::string& opt, T& v, T quick) {
-  if (f.quick && !app.count(opt)) v = std::move(quick);
+  if (app.count(opt)) return;
+  if (f.quick) v = std::move(quick);
+  record_config(opt, v);
 }
 
 // One registration function per block folder.

@@ -2,6 +2,7 @@
 #include "common/report.hpp"
 
 #include <fstream>
+#include <map>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -17,6 +18,11 @@ namespace {
 std::vector<std::pair<std::string, Table>>& tables() {
   static std::vector<std::pair<std::string, Table>> t;
   return t;
+}
+
+std::map<std::string, nlohmann::json>& effective() {
+  static std::map<std::string, nlohmann::json> m;
+  return m;
 }
 
 // A cell as a JSON number when the whole cell is one, else as text.
@@ -65,20 +71,24 @@ nlohmann::json option_value(const CLI::Option& o) {
 
 }  // namespace
 
+void record_config(const std::string& option, nlohmann::json value) { effective()[option] = std::move(value); }
+
 void record_table(const std::string& name, const Table& t) {
   tables().emplace_back(name.empty() ? "table" + std::to_string(tables().size() + 1) : name, t);
 }
 
-void write_json(const std::string& path, const CLI::App& command, int status) {
+void write_json(const std::string& path, const CLI::App& command, int status, bool partial) {
   nlohmann::json j;
   j["version"] = version();
   j["command"] = command.get_name();
   j["exit_code"] = status;
+  j["partial"] = partial;
   nlohmann::json cfg = nlohmann::json::object();
   for (const CLI::Option* o : command.get_options()) {
     const std::string n = o->get_name(false, false);
     if (n.rfind("--", 0) != 0 || n == "--help" || n == "--json") continue;
-    cfg[n.substr(2)] = option_value(*o);
+    const auto e = effective().find(n);
+    cfg[n.substr(2)] = !o->count() && e != effective().end() ? e->second : option_value(*o);
   }
   j["config"] = cfg;
   nlohmann::json ts = nlohmann::json::object();

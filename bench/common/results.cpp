@@ -1,7 +1,9 @@
 // bench/common/results.cpp: see results.hpp.
 #include "common/results.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <exception>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -11,6 +13,11 @@
 namespace hpcnet::bench {
 
 namespace {
+
+std::vector<Results>& unfinished() {
+  static std::vector<Results> u;
+  return u;
+}
 
 void check_key(const std::string& k) {
   bool ok = !k.empty() && k.front() >= 'a' && k.front() <= 'z';
@@ -35,9 +42,36 @@ Cell shown_as(Cell c, std::string shown) {
   return c;
 }
 
-Results::Results(std::vector<Column> columns) : cols_(std::move(columns)) {
+Results::Results(std::vector<Column> columns, std::string name) : cols_(std::move(columns)), name_(std::move(name)) {
   for (const Column& c : cols_)
     if (!c.key.empty() || c.shown.empty() || c.shown == "~") check_key(c.key);
+}
+
+Results::~Results() {
+  if (!saved_ && !rows_.empty() && std::uncaught_exceptions() > 0) {
+    try {
+      unfinished().push_back(*this);
+      unfinished().back().saved_ = true;
+    } catch (...) {  // no memory left: the partial rows are lost, the run's error stands
+    }
+  }
+}
+
+const std::vector<Results>& unfinished_results() { return unfinished(); }
+
+void save_unfinished(const std::string& csv, const std::string& command, const std::string& why) {
+  std::string fallback = command;
+  std::replace(fallback.begin(), fallback.end(), '-', '_');
+  for (size_t i = 0; i < unfinished().size(); ++i) {
+    const Results& r = unfinished()[i];
+    const Table tidy = r.tidy();
+    const std::string name = !r.name().empty() ? r.name() : unfinished().size() > 1 ? fmt::format("{}-partial{}", fallback, i + 1) : fallback;
+    record_table(name, tidy);
+    if (i == 0 && !csv.empty()) {
+      tidy.write_csv(csv, fmt::format("partial: {}; {} rows", why, r.rows()));
+      fmt::print("CSV written to {} (partial: {} rows)\n", csv, r.rows());
+    }
+  }
 }
 
 Results& Results::config(const std::string& key, const std::string& value) {
@@ -93,6 +127,7 @@ void print_results(const Results& r, const std::string& csv, const std::string& 
 }
 
 void save_results(const Results& r, const std::string& csv, const std::string& name) {
+  r.saved();
   const Table tidy = r.tidy();
   record_table(name, tidy);
   if (!csv.empty()) {

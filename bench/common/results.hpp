@@ -37,7 +37,14 @@ struct Column {
 
 class Results {
  public:
-  explicit Results(std::vector<Column> columns);
+  // `name`: the table's name in --json, for the record of a run that ends before the table is
+  // saved ("" = the command's name, '-' as '_').
+  explicit Results(std::vector<Column> columns, std::string name = "");
+  // A table left unsaved by an exception (Ctrl-C, a failed run) keeps its rows for the record
+  // (unfinished_results()).
+  ~Results();
+  Results(const Results&) = default;
+  Results& operator=(const Results&) = default;
   // A configuration column of the tidy table (after the data columns), the same in every row.
   Results& config(const std::string& key, const std::string& value);
   Results& config(const std::string& key, double value);
@@ -46,12 +53,24 @@ class Results {
   Table display() const;
   Table tidy() const;
   bool empty() const { return rows_.empty(); }
+  size_t rows() const { return rows_.size(); }
+  void saved() const { saved_ = true; }
+  const std::string& name() const { return name_; }
 
  private:
   std::vector<Column> cols_;
   std::vector<std::pair<std::string, std::string>> config_;
   std::vector<std::vector<Cell>> rows_;
+  std::string name_;
+  mutable bool saved_ = false;
 };
+
+// The tables a command was filling when an exception left them (rows so far; none empty).
+const std::vector<Results>& unfinished_results();
+// Writes them as the partial record of a run that did not complete: the first to `csv` (when set;
+// its last line "# partial: <why>; <rows> rows"), each for --json under its name (else
+// `command`'s, '-' as '_'; "-partial<i>" added when several have none).
+void save_unfinished(const std::string& csv, const std::string& command, const std::string& why);
 
 // Prints the display table, writes the tidy one as CSV when `csv` is set (and says where), and
 // records the tidy one for --json under `name`.

@@ -33,7 +33,7 @@ std::string Table::text() const {
   return out;
 }
 
-void Table::write_csv(const std::string& path) const {
+void Table::write_csv(const std::string& path, const std::string& comment) const {
   std::ofstream f(path);
   if (!f) throw std::runtime_error("cannot write CSV file '" + path + "'");
   auto cell = [](const std::string& c) {  // RFC 4180: quote cells with commas, quotes, newlines
@@ -48,6 +48,7 @@ void Table::write_csv(const std::string& path) const {
   };
   row(cols_);
   for (const auto& r : rows_) row(r);
+  if (!comment.empty()) f << "# " << comment << "\n";
   f.close();
   if (!f) throw std::runtime_error("cannot write CSV file '" + path + "'");  // e.g. the disk full
 }

@@ -11,7 +11,8 @@ class Table {
   explicit Table(std::vector<std::string> columns) : cols_(std::move(columns)) {}
   void add(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
   std::string text() const;                   // aligned columns
-  void write_csv(const std::string& path) const;  // throws std::runtime_error on I/O failure
+  // Throws std::runtime_error on I/O failure. `comment`: a last line "# comment" (a partial table).
+  void write_csv(const std::string& path, const std::string& comment = "") const;
   const std::vector<std::vector<std::string>>& rows() const { return rows_; }
   const std::vector<std::string>& columns() const { return cols_; }
 

@@ -50,7 +50,8 @@ GsnReport gsn_bench(const GsnBenchOptions& o) {
              {"barrier_cycles", "barrier cycles"},
              {"barrier_ns", "barrier ns"},
              {"reduce_cycles", "reduce cycles"},
-             {"reduce_ns", "reduce ns"}});
+             {"reduce_ns", "reduce ns"}},
+            "gsn");
   t.config("rounds", o.rounds).config("warmup_barriers", 2).config("tree_radix", 4);
   add_node_config(t, sim::GsnSystemConfig{}.node);
   PlotSeries bar{"ssm_barrier io=1", {}}, red{"ssm_reduce io=1 (double sum)", {}};

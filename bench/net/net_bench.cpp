@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "common/cli.hpp"
 #include "common/report.hpp"
 #include "sim/net/net_capacity.hpp"
 
@@ -45,6 +46,8 @@ int Bench::run() {
                "networks below are joined from blocks, the same cycles at a lower simulation speed\n",
                shape_.name());
   if (!want_.count("speed") || want_.size() > 1) pkt_flits_ = pkt_flits();
+  say_estimate();
+  record_effective();
   auto scenario = [&](const char* name, void (Bench::*f)()) {
     if (!want_.count(name)) return;
     progress_.set_total(progress_.done() + estimate_remaining());
@@ -58,7 +61,6 @@ int Bench::run() {
   scenario("buffers", &Bench::buffers_table);
   scenario("speed", &Bench::speed_table);
   goals_table();
-  if (!o_.csv.empty()) write_csvs();
   if (!o_.plot_dir.empty()) plots();
   fmt::print("{} simulation runs, {:.1f} s, peak memory {:.1f} MiB\n", runs_,
              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
@@ -115,6 +117,7 @@ NetRunConfig Bench::config(Pattern p, double load) const {
   rc.measure = measure_;
   rc.drain_limit = std::max<uint64_t>(measure_ / 2, 2000);
   rc.final_drain = NetRunConfig::Drain::if_stable;
+  rc.progress = o_.progress;  // a line every few seconds inside a long point
   return rc;
 }
 
@@ -168,13 +171,35 @@ size_t Bench::estimate_remaining() {
   for (const Key& k : zl) n += !zl_.count(k);
   const double per_sweep = sat_count_ ? static_cast<double>(sat_points_) / static_cast<double>(sat_count_) : (o_.quick ? 7.0 : 10.0);
   n += static_cast<size_t>(static_cast<double>(sat_missing - from_curve) * per_sweep) + from_curve * 3;
-  if (todo("speed")) {
-    const size_t meshes = o_.speed_meshes.empty() ? 2 : o_.speed_meshes.size();
-    const size_t th = o_.speed_threads.empty() ? 2 : o_.speed_threads.size();
-    const size_t ld = o_.loads.empty() ? 3 : o_.loads.size();
-    n += meshes * th * ld * o_.speed_runs - speed_done_;
-  }
+  if (todo("speed")) n += speed_points() - speed_done_;
   return n;
+}
+
+size_t Bench::speed_points() const {
+  const size_t meshes = o_.speed_meshes.empty() ? 2 : o_.speed_meshes.size();
+  const size_t th = o_.speed_threads.empty() ? 2 : o_.speed_threads.size();
+  const size_t ld = o_.loads.empty() ? 3 : o_.loads.size();
+  return meshes * th * ld * o_.speed_runs;
+}
+
+// Before the first point: how many runs of how many cycles, and about how long (the progress
+// lines refine it).
+void Bench::say_estimate() {
+  if (!o_.progress) return;
+  double est = 0;
+  std::string what;
+  const bool mesh = !want_.count("speed") || want_.size() > 1;
+  if (mesh) {
+    const size_t pts = estimate_remaining() - (want_.count("speed") ? speed_points() : 0);
+    const uint64_t cycles = warmup_ + measure_;
+    est += static_cast<double>(pts) * estimate_run_s(need(modes_.front(), 0).spec(), cycles);
+    what = fmt::format("about {} runs of {} cycles or more on the {} ({} routers)", pts, cycles, shape_.name(), shape_.nodes());
+  }
+  if (want_.count("speed")) {
+    what += fmt::format("{}{} speed runs", what.empty() ? "" : " and ", speed_points());
+    est += speed_estimate_s();
+  }
+  fmt::print(stderr, "[net] {}: about {}\n", what, duration_text(est));
 }
 
 // ---- zero-load latency (needed by the saturation criterion) ----
@@ -309,7 +334,8 @@ void Bench::latency_table() {
                     "first unstable one");
   emit("latency",
        fmt::format("Latency against offered load, {} (flits/node/cycle; latency in cycles incl. source queueing; "
-                   "a curve stops at its first unstable point)", shape_.name()),
+                   "stable: accepted within {:.0f}% of offered and every measured packet delivered within the drain limit; "
+                   "a curve stops at its first unstable point)", shape_.name(), 100 * kStableTolerance),
        t, csv, notes);
 }
 
@@ -499,8 +525,7 @@ void Bench::gain_table() {
        fmt::format("ADBR latency reduction against DOR-VCT ({}-packet buffers) between half of DOR-VCT's saturation "
                    "load and its saturation load", dbuf),
        t, csv);
-  csv_tables_.emplace_back("gain_summary", sum);
-  record_table("gain_summary", sum);
+  save_tidy("gain_summary", sum);
 }
 
 // ---- buffer depth sweep ----

@@ -28,6 +28,7 @@ std::string f3(double v);
 std::string pct(double v);
 std::string yes_no(bool b);  // "true"/"false" (CSV, JSON)
 std::string machine_text();
+extern const std::vector<std::string> kScenarios;  // in the order they run
 
 struct Point {
   double load = 0;
@@ -83,6 +84,10 @@ class Bench {
   bool above_bound(const Sat& s, Pattern p, NetMode m) { return !s.above_max && s.lo > bound(p, m) + 1e-9; }
   std::string sat_text(const Sat& s, Pattern p, NetMode m);
   size_t estimate_remaining();  // simulation points still to run (progress)
+  size_t speed_points() const;  // the speed scenario's runs
+  void say_estimate();          // the whole command's, before the first point (stderr)
+  void record_effective();      // --json's config: the values taken for the options not given (net_output.cpp)
+  double speed_estimate_s() const;  // net_speed.cpp
 
   void zeroload_table();
   void latency_table();
@@ -95,9 +100,9 @@ class Bench {
   // net_output.cpp
   std::vector<std::string> cfg_cols() const;  // the run-configuration column names of the CSVs
   std::vector<std::string> cfg(NetMode m, Pattern p, double load, unsigned buf) const;
+  void save_tidy(const std::string& name, const Table& tidy);  // --json's record and --csv's file, at once
   void emit(const std::string& name, const std::string& title, const Table& display, const Table& tidy,
             const std::vector<std::string>& notes = {});
-  void write_csvs();
   void plots();
 
   bool has(NetMode m) const;
@@ -131,7 +136,6 @@ class Bench {
     unsigned runs = 0;
   };
   std::map<std::pair<std::string, unsigned>, Speed> speed_;  // (mesh, threads): load 0.1
-  std::vector<std::pair<std::string, Table>> csv_tables_;    // the tidy tables, by name
 };
 
 }  // namespace hpcnet::bench::netb

@@ -207,6 +207,26 @@ std::set<std::string> chosen_scenarios(const NetCommand& c) {
   return s;
 }
 
+namespace {
+// The depth each mode runs with by default (its model's, or its block's): one number when they
+// agree, else a TOML inline table ({adbr = 3, dorvct = 2}).
+std::string default_depths(const std::vector<sim::NetMode>& modes, const sim::MeshShape& shape) {
+  std::vector<std::pair<std::string, unsigned>> d;
+  for (sim::NetMode m : modes) {
+    const sim::NetModelInfo* i = sim::find_net(shape, m, 0);
+    if (!i) i = sim::find_block(shape, m, 0);
+    if (i) d.emplace_back(sim::mode_name(m), i->spec.buf_pkts);
+  }
+  if (d.empty()) return "0";
+  bool same = true;
+  for (const auto& [m, b] : d) same = same && b == d.front().second;
+  if (same) return std::to_string(d.front().second);
+  std::string t;
+  for (const auto& [m, b] : d) t += fmt::format("{}{} = {}", t.empty() ? "{" : ", ", m, b);
+  return t + "}";
+}
+}  // namespace
+
 std::string effective_config(const NetCommand& c, const std::set<std::string>& scen) {
   std::string out = "# hpcnet net: the effective configuration (--config FILE reads it back; a line starting with # is a default)\n";
   for (const std::string& k : kKeys) {
@@ -233,8 +253,9 @@ std::string effective_config(const NetCommand& c, const std::set<std::string>& s
       else
         for (sim::Pattern p : b.patterns) l += (l.empty() ? "\"" : ", \"") + std::string(sim::pattern_name(p)) + "\"";
       v = "[" + l + "]";
-    } else if (k == "depth") v = "0  (each model's default: 2, 3 in 3-D ADBR)";
-    else if (k == "loads") v = b.quick ? "[0.05, 0.15, 0.3]  (latency; speed: 0 (idle), 0.1, 0.5)" : "[0.02, 0.05, ..., 0.8]  (latency; speed: 0 (idle), 0.1, 0.5)";
+    } else if (k == "depth") v = default_depths(b.modes, sim::MeshShape::parse(b.mesh));
+    else if (k == "loads") v = b.quick ? "[0.05, 0.15, 0.3]  (latency; speed: 0, 0.1, 0.5)"
+                                       : "[0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8]  (latency; speed: 0, 0.1, 0.5)";
     else if (k == "hotspot-frac") v = fmt::format("{}", b.hotspot_frac);
     else if (k == "quick") v = "false";
     else continue;  // buf, gain-buf, hotspots, speed-mesh, threads: the scenario's own defaults (--help)

@@ -10,6 +10,9 @@
 
 #include "common/plot.hpp"
 #include "common/report.hpp"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
 #include "net/net_bench_impl.hpp"
 
 namespace hpcnet::bench::netb {
@@ -42,6 +45,53 @@ void NetProgress::step(const std::string& label) {
   std::fprintf(stderr, "[net %zu/~%zu] %s  (%.1f s%s)\n", done_, total_, label.c_str(), el, left.c_str());
 }
 
+// --json's config: the values this run takes where the options were not given (their --help
+// describes them in words: "every mode built for --mesh", "each model's default").
+void Bench::record_effective() {
+  auto names = [](const auto& v, auto name) {
+    std::vector<std::string> out;
+    for (const auto& x : v) out.emplace_back(name(x));
+    return out;
+  };
+  std::vector<std::string> scen;
+  for (const std::string& s : kScenarios)
+    if (want_.count(s)) scen.push_back(s);
+  record_config("--scenario", scen);
+  std::vector<std::string> speed_meshes = o_.speed_meshes.empty() ? std::vector<std::string>{"8x8", "16x16"} : o_.speed_meshes;
+  const std::vector<unsigned> threads = o_.speed_threads.empty() ? std::vector<unsigned>{1, 2} : o_.speed_threads;
+  const std::vector<double> speed_loads = o_.loads.empty() ? std::vector<double>{0.0, 0.1, 0.5} : o_.loads;
+  // an option the scenarios run do not take: null (its --help default is words)
+  record_config("--speed-mesh", want_.count("speed") ? nlohmann::json(speed_meshes) : nlohmann::json(nullptr));
+  record_config("--threads", want_.count("speed") ? nlohmann::json(threads) : nlohmann::json(nullptr));
+  for (const char* o : {"--mode", "--pattern", "--depth", "--buf", "--gain-buf", "--hotspots"}) record_config(o, nullptr);
+  const bool mesh = !want_.count("speed") || want_.size() > 1;
+  if (!mesh) {
+    record_config("--loads", speed_loads);
+    return;
+  }
+  record_config("--mode", names(modes_, [](NetMode m) { return mode_name(m); }));
+  record_config("--pattern", names(patterns_, [](Pattern p) { return pattern_name(p); }));
+  // the latency sweep's loads; the speed runs' beside them when both run
+  if (want_.count("latency") && want_.count("speed"))
+    record_config("--loads", nlohmann::json{{"latency", loads_}, {"speed", speed_loads}});
+  else
+    record_config("--loads", want_.count("speed") ? speed_loads : loads_);
+  nlohmann::json depth = nlohmann::json::object();  // each mode's default depth: one number when they agree
+  bool same = true;
+  for (NetMode m : modes_) {
+    depth[mode_name(m)] = default_buf(m);
+    same = same && default_buf(m) == default_buf(modes_.front());
+  }
+  record_config("--depth", same ? nlohmann::json(default_buf(modes_.front())) : depth);
+  if (want_.count("buffers")) record_config("--buf", bufs_);
+  if (want_.count("gain") && has(NetMode::adbr)) record_config("--gain-buf", std::vector<unsigned>{default_buf(NetMode::adbr)});
+  if (std::find(patterns_.begin(), patterns_.end(), Pattern::hotspot) != patterns_.end())
+    record_config("--hotspots", std::vector<unsigned>{shape_.id({static_cast<int>(shape_.k[0] / 2), static_cast<int>(shape_.k[1] / 2),
+                                                                 static_cast<int>(shape_.k[2] / 2)})});
+  record_config("--warmup", warmup_);
+  record_config("--measure", measure_);
+}
+
 // The run's configuration as CSV columns: every tidy table starts with them.
 std::vector<std::string> Bench::cfg_cols() const {
   return {"mesh", "mode", "pattern", "offered_load_flits_per_node_cycle", "buffer_depth_pkts", "packet_flits", "seed",
@@ -55,25 +105,25 @@ std::vector<std::string> Bench::cfg(NetMode m, Pattern p, double load, unsigned 
           std::to_string(measure_)};
 }
 
-// The display table on stdout (annotations allowed), the tidy one kept for --csv and recorded
-// for --json under `name`.
+// The display table on stdout (annotations allowed), the tidy one written for --csv
+// (FILE-<name>.csv) and recorded for --json under `name`.
 void Bench::emit(const std::string& name, const std::string& title, const Table& display, const Table& tidy,
                  const std::vector<std::string>& notes) {
   fmt::print("\n{}\n{}", title, display.text());
   for (const std::string& n : notes) fmt::print("note: {}\n", n);
-  std::fflush(stdout);
-  csv_tables_.emplace_back(name, tidy);
-  record_table(name, tidy);
+  save_tidy(name, tidy);
 }
 
-void Bench::write_csvs() {
-  fs::path stem = o_.csv;
-  if (stem.extension() == ".csv") stem.replace_extension();
-  for (const auto& [name, t] : csv_tables_) {
+void Bench::save_tidy(const std::string& name, const Table& tidy) {
+  record_table(name, tidy);
+  if (!o_.csv.empty()) {  // at once: an interrupted or failed run keeps the tables it finished
+    fs::path stem = o_.csv;
+    if (stem.extension() == ".csv") stem.replace_extension();
     const std::string f = stem.string() + "-" + name + ".csv";
-    t.write_csv(f);
+    tidy.write_csv(f);
     fmt::print("CSV written to {}\n", f);
   }
+  std::fflush(stdout);
 }
 
 // latency_<pattern>.png: latency against offered load, one line per mode, stable points only

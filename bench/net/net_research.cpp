@@ -2,6 +2,8 @@
 #include "net/net_research.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <stdexcept>
@@ -12,7 +14,9 @@
 
 #include "common/cli.hpp"
 #include "common/plot.hpp"
-#include "common/table.hpp"
+#include "common/results.hpp"
+#include "net/net_run_table.hpp"
+#include "sim/core/trace.hpp"
 #include "sim/net/net_sim.hpp"
 #include "sim/net/net_trace.hpp"
 
@@ -22,16 +26,6 @@ namespace {
 
 using namespace hpcnet::sim;
 
-struct NetRunOptions {
-  std::string mesh = "8x8", mode = "adbr", pattern = "uniform", model;
-  double load = 0.1, ej_ready = 1.0;
-  unsigned buf = 0, hist_bin = 4, runs = 1, threads = 1;
-  uint64_t warmup = 5000, measure = 20000, seed = 1;
-  uint64_t max_queue = 0, drain_limit = NetRunConfig{}.drain_limit;
-  unsigned starve_t = NetFairness::kDefaultT;
-  bool joined = false, quiet = false, no_wait_arb = false;
-  std::string trace, link_csv, router_csv, heatmap, hist_csv, csv;
-};
 
 // The network asked for: a model by name, the joined one, or make_net's choice.
 std::unique_ptr<NetSimBase> build(const NetRunOptions& o, const MeshShape& shape, NetMode mode) {
@@ -53,7 +47,23 @@ std::unique_ptr<NetSimBase> build(const NetRunOptions& o, const MeshShape& shape
   return make_net(shape, mode, o.buf, o.threads, TraceWindow{});
 }
 
-int run(const NetRunOptions& o) {
+// Before a run: what it will simulate and about how long that takes (the progress lines, every
+// few seconds, measure it).
+void say_estimate(const NetSpec& sp, const NetRunConfig& rc, const PacketTrace* tr, unsigned runs) {
+  uint64_t cycles = rc.warmup + rc.measure;
+  std::string what = fmt::format("{} cycles (warm-up {} + window {}, then the drain)", cycles, rc.warmup, rc.measure);
+  if (tr) {
+    cycles = tr->busy_cycles(2ull * sp.shape.diameter() + 16 + kIdleQuiet);
+    what = fmt::format("the trace's {} cycles{}", rc.measure,
+                       rc.skip_idle && cycles < rc.measure ? fmt::format(", about {} of them busy (the idle ones skipped)", cycles) : "");
+    if (!rc.skip_idle) cycles = rc.measure;
+  }
+  const double est = estimate_run_s(sp, cycles) * runs;
+  fmt::print(stderr, "[net-run] {}: {} on {} routers{}: about {}\n", sp.label(), what, sp.shape.nodes(),
+             runs > 1 ? fmt::format(", {} runs", runs) : "", duration_text(est));
+}
+
+int run(const NetRunOptions& o, bool traced) {
   const MeshShape shape = MeshShape::parse(o.mesh);  // checked by the options' validators
   const NetMode mode = parse_mode(o.mode);
   const Pattern pattern = parse_pattern(o.pattern);
@@ -90,25 +100,23 @@ int run(const NetRunOptions& o) {
     traffic = fmt::format("trace {} ({} messages, {} packets, {} flits of padding)",
                           std::filesystem::path(o.trace).filename().string(), tr->records.size(), tr->packets(), tr->padded_flits());
   }
+  // a trace's idle gaps are jumped over (not while the model is traced: its cycle counter)
+  rc.skip_idle = tr && !traced;
+  if (!o.quiet) say_estimate(sp, rc, tr.get(), o.runs);
   const bool stats = !o.link_csv.empty() || !o.router_csv.empty() || !o.heatmap.empty();
   if (stats) net->enable_link_stats();
-  Table t({"network", "model", "traffic", "cycles", "delivered", "avg latency", "p99 latency", "max latency", "accepted",
-           "stable", "max age", "min src delivered", "max wait", "wait bound", "hold %", "max link util", "cycles/cpu-s",
-           "cycles/wall-s", "serial steps"});
+  Results t = net_run_results(o, sp, tr != nullptr);
   NetStats s;
+  Progress prog("net-run", o.runs, !o.quiet);
   for (unsigned r = 0; r < o.runs; ++r) {
     s = net->run(rc);
-    t.add({sp.label(), sp.model, traffic, fmt::format("{}", s.cycles), fmt::format("{}", s.delivered),
-           fmt::format("{:.2f}", s.avg_latency()), fmt::format("{}", s.percentile(0.99)), fmt::format("{}", s.lat_max),
-           fmt::format("{:.4f}", s.accepted()), s.stable ? "yes" : "NO", fmt::format("{}", s.max_age),
-           fmt::format("{} (node {})", s.min_src_delivered, s.min_src), fmt::format("{}", s.max_wait),
-           o.starve_t ? fmt::format("{}", starvation_wait_bound(sp, o.starve_t)) : std::string("none (off)"),
-           fmt::format("{:.2f}", 100.0 * static_cast<double>(s.hold_cycles) / static_cast<double>(std::max<uint64_t>(s.cycles, 1))),
-           stats ? fmt::format("{:.3f}", link_stats(*net->link_probe()).max_utilization()) : "-",
-           fmt::format("{:.0f}", s.cycles_per_cpu_s()), fmt::format("{:.0f}", s.cycles_per_s()),
-           sp.threads > 1 ? fmt::format("{}", net->serial_steps()) : "-"});
+    const double util = stats ? link_stats(*net->link_probe()).max_utilization() : NAN;
+    t.add(net_run_row(o, sp, NetRunRow{traffic, r + 1, util, net->serial_steps(), tr != nullptr}, s));
+    prog.step(fmt::format("run {}: {} cycles{}, average latency {:.2f}, accepted {:.4f} of {:.4f} offered", r + 1, s.cycles,
+                          s.skipped ? fmt::format(" ({} idle ones skipped)", s.skipped) : "", s.avg_latency(), s.accepted(),
+                          s.offered()));
   }
-  print_table(t, o.csv, "net_run");
+  print_results(t, o.csv, "net_run");
   if (tr && s.delivered != tr->packets())
     throw CheckFailed(fmt::format("trace {}: {} packets delivered of {}", o.trace, s.delivered, tr->packets()));
   if (stats) {
@@ -217,7 +225,8 @@ void add_net_research_command(Registry& reg) {
               if (!o->model.empty())
                 for (const char* opt : {"--joined", "--threads"}) reject_if_given(app, opt, "--model names the network");
               require_with(app, "--hist-bin", "--latency-hist");
-              return run(*o);
+              // --trace or HPCNET_TRACE: the model's waveform counts every cycle (no idle skipping)
+              return run(*o, app.count("--trace") > 0 || trace_from_env().enabled());
             };
           });
 }

@@ -42,6 +42,21 @@ std::string machine_text() {
   return s;
 }
 
+// The speed scenario's runs, estimated up front (estimate_run_s per mesh, thread count and load).
+double Bench::speed_estimate_s() const {
+  const uint64_t cycles = o_.quick ? 10000 : 100000;
+  double s = 0;
+  for (const std::string& m : o_.speed_meshes.empty() ? std::vector<std::string>{"8x8", "16x16"} : o_.speed_meshes) {
+    NetSpec spec;
+    spec.shape = MeshShape::parse(m);
+    for (unsigned th : o_.speed_threads.empty() ? std::vector<unsigned>{1, 2} : o_.speed_threads) {
+      spec.threads = th;
+      s += estimate_run_s(spec, cycles) * static_cast<double>((o_.loads.empty() ? 3 : o_.loads.size()) * o_.speed_runs);
+    }
+  }
+  return s;
+}
+
 // ---- simulation speed ----
 // Loads: --loads (0 = idle inputs), default idle, 0.1, 0.5. One thread: cycles per CPU second
 // (independent of other load on the machine); several: per wall-clock second (the split mesh).

@@ -75,3 +75,49 @@ cli_expect(net_run_bad_model 2 [=[^hpcnet: usage error: --model: no mesh model '
 cli_expect(net_run_help_defaults 0 [=[--drain-limit UINT:UINT in \[1 - 1099511627776\]=50000$]=]
            --has [=[--buf UINT:UINT in \[1 - 8\] +input buffer depth]=] --no [=[\[1 - 8\]=0]=] -- net-run --help)
 cli_expect(net_run_drain_limit_zero 2 [=[usage error: --drain-limit: Value 0 not in range 1 to]=] -- net-run --drain-limit 0)
+
+# Issue 34, the rest. Stability as the field defines it: accepted throughput within 5% of the
+# offered one AND every measured packet delivered within the drain limit. 4x4 at 0.8 drains but
+# accepts about 0.6: unstable; at 0.1: stable (the table's and the tidy record's words).
+cli_expect(net_run_unstable_past_saturation 0 [=[^4x4 adbr b2 .* NO +[0-9]+ ]=] --no [=[ yes +[0-9]+ +[0-9]+ \(node]=]
+           --json ${_net_out}/hi.json tables.net_run
+           -- net-run --mesh 4x4 --load 0.8 --quiet --json ${_net_out}/hi.json)
+cli_expect(net_run_stable_low_load 0 [=[^4x4 adbr b2 .* yes +[0-9]+ ]=] -- net-run --mesh 4x4 --load 0.1 --quiet)
+add_test(NAME cli.net_run_stable_recorded
+         COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/cli_check.py record ${_net_out}/hi.json --eq "mesh=\"4x4\"" --no-prose)
+set_tests_properties(cli.net_run_stable_recorded PROPERTIES DEPENDS cli.net_run_unstable_past_saturation)
+add_test(NAME cli.net_run_stable_false_in_json
+         COMMAND ${Python3_EXECUTABLE} -c "import json,sys; r=json.load(open(sys.argv[1]))['tables']['net_run'][0]; sys.exit(0 if r['stable'] is False and r['tagged_drained'] is True and r['accepted_flits_per_node_cycle'] < 0.95 * r['offered_flits_per_node_cycle'] else 1)"
+                 ${_net_out}/hi.json)
+set_tests_properties(cli.net_run_stable_false_in_json PROPERTIES DEPENDS cli.net_run_unstable_past_saturation)
+# net-run's CSV and JSON are tidy: snake_case headers with units, one value a cell (pattern and
+# load apart, the fewest deliveries apart from their node), empty for what does not exist, the
+# configuration as columns; the JSON's table is the CSV's.
+set(_net_run_header "model,run,pattern,offered_load_flits_per_node_cycle,traffic_trace,cycles,delivered_pkts,avg_latency_cycles,p99_latency_cycles,max_latency_cycles,offered_flits_per_node_cycle,accepted_flits_per_node_cycle,tagged_drained,stable,max_age_cycles,min_source_delivered_pkts,min_source_node,max_router_wait_cycles,wait_bound_cycles,hold_pct,max_link_util_flits_per_cycle,cycles_per_cpu_s,cycles_per_wall_s,serial_steps,mesh,mode,buffer_depth_pkts,packet_flits,threads,joined,seed,warmup_cycles,measure_cycles,drain_limit_cycles,ej_ready_prob,max_queue_pkts,starve_t_cycles,wait_arb,stable_tolerance")
+add_test(NAME cli.net_run_tidy COMMAND sh -c "set -e; \"$0\" net-run --mesh 4x4 --pattern transpose --load 0.3 --warmup 500 --measure 2000 --runs 2 --quiet --csv '${_net_out}/run.csv' --json '${_net_out}/run.json'; \"$1\" \"$2\" tidy '${_net_out}/run.csv' --header '${_net_run_header}' --table '${_net_out}/run.json' net_run; grep -q '^Vnet_mesh_4x4_adbr[^,]*,2,transpose,0.300,,' '${_net_out}/run.csv'; \"$0\" net-run --mesh 8x8 --mode dorvct --joined --quiet --traffic-trace '${CMAKE_CURRENT_SOURCE_DIR}/net/traces/example.trace' --csv '${_net_out}/tr.csv'; \"$1\" \"$2\" tidy '${_net_out}/tr.csv' --header '${_net_run_header}'; grep -q ',,,.*example.trace,' '${_net_out}/tr.csv'"
+         $<TARGET_FILE:hpcnet> ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/cli_check.py)
+# net's --json config holds the values run, not --help's words ("every mode built for --mesh"):
+# the modes, patterns, depth, loads and phases of the rows it wrote.
+add_test(NAME cli.net_json_config_values COMMAND sh -c "set -e; \"$0\" net --scenario zeroload,latency --mesh 4x4 --quick --quiet --loads 0.1 --json '${_net_out}/cfg.json'; \"$1\" \"$2\" record '${_net_out}/cfg.json' --no-prose --same mode=zeroload.mode --same pattern=zeroload.pattern --same depth=zeroload.buffer_depth_pkts --same loads=latency.offered_load_flits_per_node_cycle --same warmup=latency.warmup_cycles --same measure=latency.measure_cycles --eq 'scenario=[\"zeroload\", \"latency\"]'"
+         $<TARGET_FILE:hpcnet> ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/cli_check.py)
+# Long runs: an estimate up front; a trace with a message at cycle 2^40 runs in moments (its idle
+# cycles skipped), its latency exact (2 hops: 2 x 2 + 6 cycles), the cycles counted.
+file(WRITE ${_net_out}/late.trace "0 0 1 5\n1099511627776 0 2 5\n")
+cli_expect(net_run_trace_idle_gap 0 [=[^4x4 adbr b2 +Vnet_mesh_4x4_adbr +trace late.trace .* 1099511627787 +2 +[0-9.]+ +10 +10 ]=]
+           --has [=[^\[net-run\] 4x4 adbr b2: the trace's 1099511627777 cycles, about [0-9]+ of them busy \(the idle ones skipped\) on 16 routers: about [0-9.]+ s$]=]
+           --has [=[^\[net-run 1/1\] run 1: 1099511627787 cycles \(1099511627[0-9]+ idle ones skipped\)]=]
+           -- net-run --mesh 4x4 --traffic-trace ${_net_out}/late.trace)
+set_tests_properties(cli.net_run_trace_idle_gap PROPERTIES TIMEOUT 60)
+cli_expect(net_run_estimate 0 [=[^\[net-run\] 4x4 adbr b2: 3000 cycles \(warm-up 1000 \+ window 2000, then the drain\) on 16 routers: about [0-9.]+ s$]=]
+           -- net-run --mesh 4x4 --warmup 1000 --measure 2000)
+cli_expect(net_estimate 0 [=[^\[net\] about [0-9]+ runs of 2500 cycles or more on the 4x4 \(16 routers\): about [0-9.]+ s$]=]
+           -- net --scenario zeroload --mesh 4x4 --mode adbr --quick)
+# Ctrl-C: the finished runs written as a partial table (its last line says so), the JSON partial
+# with exit code 130; a net run keeps the tables it finished.
+add_test(NAME cli.net_run_interrupted COMMAND sh -c "set -e; rm -rf '${_net_out}/int'; \"$1\" \"$2\" interrupt --wait '^\\[net-run 2/' -- \"$0\" net-run --mesh 4x4 --warmup 100 --measure 20000 --runs 100 --csv '${_net_out}/int/r.csv' --json '${_net_out}/int/r.json'; tail -1 '${_net_out}/int/r.csv' | grep -q '^# partial: interrupted at cycle [0-9]*; [0-9]* rows$'; \"$1\" \"$2\" tidy '${_net_out}/int/r.csv' --table '${_net_out}/int/r.json' net_run; \"$1\" -c \"import json,sys; j=json.load(open(sys.argv[1])); sys.exit(0 if j['partial'] and j['exit_code'] == 130 and len(j['tables']['net_run']) >= 2 else 1)\" '${_net_out}/int/r.json'"
+         $<TARGET_FILE:hpcnet> ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/cli_check.py)
+add_test(NAME cli.net_interrupted_keeps_tables COMMAND sh -c "set -e; rm -rf '${_net_out}/int2'; \"$1\" \"$2\" interrupt --wait 'CSV written to .*-zeroload.csv' -- \"$0\" net --scenario zeroload,latency --mesh 8x8 --mode adbr --pattern uniform --loads 0.1,0.2,0.3,0.4 --warmup 100 --measure 40000 --csv '${_net_out}/int2/n.csv' --json '${_net_out}/int2/n.json'; test -s '${_net_out}/int2/n-zeroload.csv'; test ! -e '${_net_out}/int2/n-latency.csv'; \"$1\" -c \"import json,sys; j=json.load(open(sys.argv[1])); sys.exit(0 if j['partial'] and j['exit_code'] == 130 and 'zeroload' in j['tables'] and 'latency' not in j['tables'] else 1)\" '${_net_out}/int2/n.json'"
+         $<TARGET_FILE:hpcnet> ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/cli_check.py)
+# No folder is left behind by a usage error found after the outputs were checked, nor by a failed run.
+cli_expect(net_usage_error_no_folder 2 [=[--depth: 4x4 adbr b1]=] --clean ${_net_out}/made1 --absent ${_net_out}/made1
+           -- net --scenario zeroload --mesh 4x4 --mode adbr --depth 1 --json ${_net_out}/made1/a/x.json)

@@ -182,6 +182,10 @@ PingPongRun pingpong_run(const NicBenchOptions& o, unsigned iters, const std::st
 // The number of progress steps each scenario makes.
 size_t latency_steps(const NicBenchOptions& o);
 size_t stream_steps(const NicBenchOptions& o);
+// The bandwidth (or read) scenario's wall time, estimated up front from the bytes it moves at the
+// modelled bottleneck and the simulation's usual speed (kNicCyclesPerS, two nodes).
+inline constexpr double kNicCyclesPerS = 30000;
+double stream_estimate_s(const NicBenchOptions& o);
 inline constexpr size_t kSpeedSteps = 2;
 
 // The modelled bottleneck of a large aligned stream (GB/s) and what it is (nic_rig.cpp): the

@@ -127,6 +127,10 @@ int NicCommand::run() {
   // --quick: the defaults of a CI-sized run, never a value given
   RunFlags f;
   f.quick = o.quick;
+  if (o.sizes.empty()) o.sizes = {8, 16, 32, 64, 128, 256, 512, 1024, 4096};
+  if (o.paths.empty()) o.paths = {"dma", "pio", "imm", "imm-dma"};
+  if (o.bw_sizes.empty())
+    for (unsigned s = 8; s <= (1u << 20); s *= 2) o.bw_sizes.push_back(s);
   quick_default(*app, f, "--sizes", o.sizes, {8, 64, 1024});
   quick_default(*app, f, "--paths", o.paths, {"dma", "pio", "imm"});
   quick_default(*app, f, "--iters", o.iters, 20u);
@@ -138,10 +142,6 @@ int NicCommand::run() {
   quick_default(*app, f, "--vp-msgs", o.vp_msgs, 4u);
   quick_default(*app, f, "--speed-msgs", o.speed_msgs, 8u);
   quick_default(*app, f, "--speed-iters", o.speed_iters, 50u);
-  if (o.sizes.empty()) o.sizes = {8, 16, 32, 64, 128, 256, 512, 1024, 4096};
-  if (o.paths.empty()) o.paths = {"dma", "pio", "imm", "imm-dma"};
-  if (o.bw_sizes.empty())
-    for (unsigned s = 8; s <= (1u << 20); s *= 2) o.bw_sizes.push_back(s);
   // values checked together
   std::set<std::string> seen;
   for (const std::string& p : o.paths)
@@ -167,6 +167,10 @@ int NicCommand::run() {
   for (const std::string& s : o.scenarios)
     steps += s == "latency" ? latency_steps(o) : s == "vps" ? 1 : s == "speed" ? kSpeedSteps : stream_steps(o);
   Progress prog("nic", steps, o.progress);
+  for (const std::string& s : o.scenarios)
+    if (o.progress && (s == "bandwidth" || s == "read"))
+      fmt::print(stderr, "[nic] {}: {} stream sizes up to {} bytes: about {}\n", s, o.bw_sizes.size(),
+                 *std::max_element(o.bw_sizes.begin(), o.bw_sizes.end()), duration_text(stream_estimate_s(o)));
   Report rep(o);
   for (const std::string& s : o.scenarios) {
     if (s == "latency") run_latency(o, rep, prog);

@@ -55,6 +55,14 @@ uint64_t stream(rdma_ep* ep, unsigned vp1, const Buf& mine, const Buf& theirs, c
 
 size_t stream_steps(const NicBenchOptions& o) { return o.bw_sizes.size(); }
 
+double stream_estimate_s(const NicBenchOptions& o) {
+  const Bottleneck bn = bottleneck(o);
+  const double bytes_per_cycle = bn.gbps * 1000.0 / pair_config(o).clock_mhz;
+  double cycles = 0;
+  for (unsigned size : o.bw_sizes) cycles += double(size) * stream_msgs(o, size) / bytes_per_cycle + 2000;  // + setup and latency
+  return cycles / kNicCyclesPerS;
+}
+
 StreamRun stream_run(const NicBenchOptions& o, bool read, unsigned size, unsigned msgs, const std::string& label) {
   const std::string what = fmt::format("{} {}", read ? "RDMA read" : "RDMA write", size_text(size));
   const double w0 = wall_now();
@@ -79,7 +87,21 @@ StreamRun stream_run(const NicBenchOptions& o, bool read, unsigned size, unsigne
   rig.pair().spawn(0, 0, 0, [&] {
     r.cycles = stream(rig.ep(0), rdma_vp(rig.ep(1)), mine, theirs, ev, read, size, msgs, slots, submit_mode(o.submit), what);
   });
-  rig.pair().run();
+  // a long stream says every few seconds how far it is: the bytes written into the destination
+  const uint64_t total = uint64_t{size} * msgs;
+  double last = t0;
+  sim::Cluster& cl = rig.pair().cluster();
+  cl.run_until([&] {
+    if (cl.threads_done()) return true;
+    if (o.progress && (cl.cycles() & 0xFFF) == 0 && wall_now() - last >= 3.0) {
+      last = wall_now();
+      const uint64_t done = rig.pair().node(1 - src_node).pcie(0)->stats().write_bytes - s0[1 - src_node].write_bytes;
+      const double el = last - t0, share = std::min(1.0, double(done) / double(total));
+      fmt::print(stderr, "  [nic] {}: {} of {} bytes written ({:.0f}%, cycle {}, {:.0f} s{})\n", what, std::min(done, total), total,
+                 100 * share, cl.cycles() - c0, el, share > 0 ? fmt::format(", ~{:.0f} s left", el / share - el) : "");
+    }
+    return false;
+  });
   r.cpu_s = double(std::clock() - k0) / CLOCKS_PER_SEC;
   r.wall_s = wall_now() - t0;
   r.sim_cycles = rig.pair().cycles() - c0;

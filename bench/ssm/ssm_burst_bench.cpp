@@ -19,7 +19,8 @@ BurstReport burst_bench(const BurstBenchOptions& o) {
              {"bytes_moved", "bytes moved"},
              {"bytes_per_cycle", "bytes/cycle"},
              {"dma_peak_pct", "% of DMA peak"},
-             {"mb_per_s", "MB/s"}});
+             {"mb_per_s", "MB/s"}},
+            "burst");
   add_node_config(t, sim::SsmSystemConfig{});
   std::vector<PlotSeries> series;
   Progress prog("bench-burst", o.participants.size() * o.lengths.size(), o.progress);

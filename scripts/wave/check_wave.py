@@ -11,8 +11,11 @@
       - the cycle counter (the list's `alias=cycle` signal, cmn_sim_cycle) steps by one at every
         rising edge of its clock and at no other time; with --first/--last (the harness's trace
         window) it reads A at the first traced time and B + 1 after the last edge;
-      - the save file made for the trace (--fit) opens at the trace's first time, zoomed so the
-        whole traced window fits, and names translate files that exist.
+      - the save file made for the trace (--fit) opens at the trace's first time on its first
+        cycles, as many as leave the counter's numbers room (at least 8, at most the window),
+        says that range in its comments, and names translate files that exist;
+      - net_mesh lists: every HOP_COUNT row shows "-" or a hop count the network can have (the
+        head flit's fields decoded on head flits only).
 """
 import argparse
 import os
@@ -111,19 +114,75 @@ def check_save(sigs, trace, router):
         subprocess.run(cmd + (["--router", router] if router else []), check=True)
         text = out.read_text()
     bad = 0
+    mul = gen_gtkw.gtkwave_units(hdr)  # GTKWave's time units per trace unit (save-file times are GTKWave's)
     m = re.search(r"^\[timestart\] (\d+)$", text, re.M)
-    if not m or int(m.group(1)) != hdr["start"]:
+    if not m or int(m.group(1)) != hdr["start"] * mul:
         bad += fail(f"the save file starts at {m and m.group(1)}, the trace at {hdr['start']}")
     z = re.search(r"^\*(-?[\d.]+) ", text, re.M)
-    # GTKWave shows 2**-zoom time units per 200 pixels: the window must fit the wave area.
+    # GTKWave shows 2**-zoom time units per 200 pixels: the view (the first cycles, as many as
+    # leave the counter's numbers room, at most the window) must fit the wave area.
     pane = re.search(r"^\[signals_width\] (\d+)$", text, re.M)
-    shown = 2 ** -float(z.group(1)) / 200 * gen_gtkw.wave_px(int(pane.group(1))) if z and pane else 0
+    shown = 2 ** -float(z.group(1)) / 200 * gen_gtkw.wave_px(int(pane.group(1))) / mul if z and pane else 0
     span = hdr["end"] - hdr["start"]
-    if not z or not span <= shown <= 1.1 * span + 1:
-        bad += fail(f"the save file shows {shown:.0f} time units, the traced window is {span}")
+    v = re.search(r"^\[\*\] view: cycles (\d+)\.\.(\d+) of the traced window (\d+)\.\.(\d+)", text, re.M)
+    if not v:
+        bad += fail("the save file does not say its view's cycles ([*] view: cycles a..b of the traced window a..c)")
+    else:
+        a, b, first, end = (int(x) for x in v.groups())
+        per = span / max(end - first, 1)  # time units a cycle
+        if a != first or not (min(8, end - first) <= b - a <= end - first):
+            bad += fail(f"the view's cycles {a}..{b} are not the window's first ones ({first}..{end})")
+        if not z or not (b - a) * per <= shown <= 1.1 * (b - a) * per + 1:
+            bad += fail(f"the save file shows {shown:.0f} time units, its view's cycles {a}..{b} take {(b - a) * per:.0f}")
+        px = gen_gtkw.wave_px(int(pane.group(1))) / max(b - a, 1) if pane else 0
+        if b - a > 8 and px < len(str(b)) * gen_gtkw.CHAR_PX + 16 - 1:
+            bad += fail(f"{px:.0f} pixels a cycle: the counter's {len(str(b))}-digit numbers do not fit")
+        if "1 ns on the time axis = 1 cycle" not in text and per == 10:
+            bad += fail("the save file does not say that the time axis counts cycles")
     for f in re.findall(r"^\^\d+ (.*)$", text, re.M):
         if not pathlib.Path(f).is_file():
             bad += fail(f"translate file {f} is missing")
+    return bad
+
+
+def check_heads(sigs, trace, router):
+    """Every HOP_COUNT row of the save file made for the trace shows a hop count the network can
+    have (at most the sum of its radixes) or "-": the head flit's fields are decoded on head flits
+    only (head= in the list), never on body flits, whose payload would read as any number."""
+    with tempfile.TemporaryDirectory() as d:
+        out = pathlib.Path(d) / "t.gtkw"
+        cmd = [sys.executable, str(HERE / "gen_gtkw.py"), "--list", str(sigs), "--fit", str(trace), "-o", str(out)]
+        subprocess.run(cmd + (["--router", router] if router else []), check=True)
+        lines = out.read_text().splitlines()
+    params = fstinfo.parameters(trace, next(l.split()[1] for _, l in gen_gtkw.list_lines(sigs) if l.startswith("%mesh")))
+    limit = params.get("K0", 1) + params.get("K1", 1) + params.get("K2", 1)
+    by_path = {v.path: v for v in fstinfo.variables(trace)}
+    xlates, bad, rows = {}, 0, 0
+    for i, line in enumerate(lines):
+        if line.startswith("^"):
+            xlates[line.split()[0]] = line.split(None, 1)[1]
+        if not (line.startswith("#{") and line[2:line.index("}")].endswith("HOP_COUNT")):
+            continue
+        rows += 1
+        xl = lines[i - 1].split(None, 1)[1] if lines[i - 1].startswith("^") else None
+        table = {}
+        if xl:
+            for t in (gen_gtkw.ROOT / xl).read_text().splitlines():
+                if t and not t.startswith("#"):
+                    k, v = t.split(None, 1)
+                    table[int(k)] = v
+        picks = [re.match(r"\((\d+)\)(.*)", x).groups() for x in line[line.index("}") + 2:].split()]
+        var = by_path[picks[0][1]]
+        shown = set()
+        for _, _, val in fstinfo.changes(trace, [var.code]):
+            v = 0
+            for idx, _ in picks:  # GTKWave's (i): bit msb - i, the first pick the most significant
+                v = v << 1 | (val >> (var.msb - int(idx) - var.lsb)) & 1
+            shown.add(table.get(v, str(v)) if xl else str(v))
+        wrong = sorted(x for x in shown if x != "-" and not (x.isdigit() and int(x) <= limit))
+        if wrong:
+            bad += fail(f"{line[2:line.index('}')]} shows {wrong[:5]}: more hops than the network has ({limit})")
+    print(f"check_wave: {rows} HOP_COUNT rows show hop counts on head flits only")
     return bad
 
 
@@ -140,6 +199,8 @@ def trace_check(a):
     cnt, clk = counter(groups, fstinfo.variables(a.trace))
     bad += check_counter(a.trace, cnt, clk, a.first, a.last)
     bad += check_save(a.sigs, a.trace, a.router)
+    if any(line.startswith("%mesh") for _, line in gen_gtkw.list_lines(a.sigs)) and "net_mesh" in pathlib.Path(a.sigs).name:
+        bad += check_heads(a.sigs, a.trace, a.router)
     return 1 if bad else 0
 
 

@@ -27,7 +27,7 @@ fi
 save=$view
 size=$(awk '/^\[size\]/ {print $2 "x" $3; exit}' "$save")
 HPCNET_SHOT=$out timeout 120 xvfb-run -a -s "-screen 0 ${size:-1600x900}x24" \
-  gtkwave -S "$here/shot.tcl" "$trace" "$save" >"$log" 2>&1 || true
+  gtkwave --rcvar 'scale_to_time_dimension n' -S "$here/shot.tcl" "$trace" "$save" >"$log" 2>&1 || true
 if [ ! -s "$out" ]; then
   echo "shot: no picture written; GTKWave said:" >&2
   grep -v '^FSTLOAD' "$log" | tail -n 20 >&2

@@ -44,6 +44,11 @@ void HarnessCore::trace(TraceWindow window) {
 
 void HarnessCore::open_trace() {
   fst_ = std::make_unique<VerilatedFstC>();
+  // the trace's time axis counts cycles: units of 100 ps, 10 a cycle, so that a waveform viewer's
+  // "ns" are cycles (cycle c from c ns, its rising edge at c + 0.5 ns); the model's own time
+  // (ctx_->time(), $time) stays in real units of its clock
+  fst_->set_time_resolution("100ps");
+  fst_->set_time_unit("100ps");
   attach_trace(*fst_);
   fst_->open(file_.c_str());
   trace_opened(outcome_, cycles_);
@@ -80,7 +85,7 @@ void HarnessCore::after_settle() {
   ctx_->time(2 * cycles_ * half_period_);
   if (!fst_ && !window_done_ && window_.enabled() && cycles_ >= window_.first && cycles_ <= window_.last) open_trace();
   if (fst_) {
-    fst_->dump(ctx_->time());
+    fst_->dump(kTraceUnitsPerCycle * cycles_);
     dumped_ = cycles_;
   }
   check_error();
@@ -89,7 +94,7 @@ void HarnessCore::after_settle() {
 void HarnessCore::after_edge() {
   ctx_->time((2 * cycles_ + 1) * half_period_);
   if (fst_) {
-    fst_->dump(ctx_->time());
+    fst_->dump(kTraceUnitsPerCycle * cycles_ + kTraceUnitsPerCycle / 2);
     dumped_ = cycles_;
     if (cycles_ >= window_.last) close_trace();
   }

@@ -20,6 +20,10 @@
 
 namespace hpcnet::sim {
 
+// FST traces count time in cycles: 10 units of 100 ps a cycle, the settled values of cycle c at
+// c ns and the rising edge that ends it at c + 0.5 ns (a viewer's ns axis reads cycles).
+inline constexpr uint64_t kTraceUnitsPerCycle = 10;
+
 class HarnessCore {
  public:
   explicit HarnessCore(double clock_mhz);

@@ -157,7 +157,8 @@ void NetEngine::configure(const NetRunConfig& rc) {
   std::fill(src_del_.begin(), src_del_.end(), 0u);
   std::fill(src_any_.begin(), src_any_.end(), 0u);
   stats_ = NetStats{};
-  stats_.label = fmt::format("{}, {} at load {}", spec_.label(), pattern_name(tc.pattern.pattern), tc.load);
+  stats_.label = trace_ ? fmt::format("{}, trace {}", spec_.label(), trace_->name)
+                        : fmt::format("{}, {} at load {}", spec_.label(), pattern_name(tc.pattern.pattern), tc.load);
   stats_.nodes = nodes_;
   stats_.warmup = rc.warmup;
   stats_.measure = rc.measure;
@@ -266,6 +267,24 @@ void NetEngine::generate(unsigned s) {
   }
 }
 
+uint64_t NetEngine::next_creation() const {
+  if (!gen_on_) return UINT64_MAX;
+  uint64_t t = UINT64_MAX;
+  for (unsigned n = 0; n < nodes_; ++n) t = std::min(t, next_gen_[n]);
+  return std::max(t, now_);
+}
+
+void NetEngine::skip_to(uint64_t t) {
+  if (t <= now_ || outstanding() != 0 || t > next_creation())
+    throw std::logic_error(fmt::format("net engine: cannot skip from cycle {} to {} ({} packets outstanding, next due at {})", now_, t,
+                                       outstanding(), next_creation()));
+  stats_.skipped += t - now_;
+  now_ = t;
+  last_change_ = t;  // the watchdog counts from here (nothing was outstanding)
+  last_progress_ = progress_;
+  stats_.cycles = now_;
+}
+
 void NetEngine::begin_serial() {
   if (ej_prob_ < 1.0) {
     std::fill(ej_ready_.begin(), ej_ready_.end(), 0);
@@ -371,6 +390,7 @@ void NetEngine::end_cycle() {
                         now_ - oldest, max_age_));
   }
   stats_.cycles = now_;
+  throw_if_interrupted(now_);
 }
 
 void NetEngine::sample_ages() {

@@ -26,9 +26,11 @@
 //
 // Methodology (NetSimBase::run, Dally & Towles ch. 23): cycles [0, warmup) warm the network up;
 // packets created in [warmup, warmup + measure) are tagged; the run continues with the same
-// offered load until every tagged packet is delivered (or drain_limit cycles have passed: the
-// point is then unstable, i.e. beyond saturation); optionally creation then stops and the network
-// is drained completely, so that the checker can confirm that every packet arrived.
+// offered load until every tagged packet is delivered (or drain_limit cycles have passed);
+// optionally creation then stops and the network is drained completely, so that the checker can
+// confirm that every packet arrived. A point is stable (NetStats::stable) when both hold: the
+// tagged packets all arrived within the drain limit, and the accepted throughput kept up with the
+// offered one within kStableTolerance (beyond saturation the source queues grow and it does not).
 // Latency = cycle of the tail's ejection - creation cycle (source queueing included).
 #pragma once
 
@@ -45,6 +47,11 @@
 
 namespace hpcnet::sim {
 
+// Stability (Dally & Towles, sec. 23.1: a network is stable while accepted traffic equals offered
+// traffic): the accepted throughput of the measurement window at least (1 - kStableTolerance) x
+// the offered one, AND every tagged packet delivered within the drain limit.
+inline constexpr double kStableTolerance = 0.05;
+
 struct TrafficConfig {
   PatternConfig pattern;
   double load = 0.1;     // offered load, flits/node/cycle: a packet with probability load/pkt_flits per cycle
@@ -59,17 +66,25 @@ struct NetRunConfig {
   uint64_t measure = 20000;
   uint64_t drain_limit = 50000;  // cycles after the window for the tagged packets; beyond: unstable
   enum class Drain { never, if_stable, always };
-  Drain final_drain = Drain::if_stable;  // stop creating and deliver every packet at the end
+  Drain final_drain = Drain::if_stable;  // stop creating and deliver every packet at the end (if_stable:
+                                         // when the tagged packets all arrived in the drain limit)
   uint64_t watchdog = 20000;        // cycles without any flit injected or ejected while packets are outstanding
   uint64_t max_packet_age = 1000000;  // cycles a packet may spend in the network (starvation/livelock)
   double ej_ready_prob = 1.0;       // < 1: each ejection port is ready with this probability each cycle
   bool progress = false;            // a progress line on stderr every few seconds
+  // Jump over idle cycles: when nothing has been outstanding for kIdleQuiet cycles (the routers'
+  // credits and state settled) and no packet is due before cycle T, the run goes on at T (a
+  // trace's gaps; the cycle counts and latencies stay exact). Off while the model is traced (the
+  // waveform's cycle counter is the model's) and with ejection back-pressure (a random draw a cycle).
+  bool skip_idle = false;
 };
+inline constexpr uint64_t kIdleQuiet = 64;
 
 struct NetStats {
   std::string label;  // network and traffic, for messages
   unsigned nodes = 0;
   uint64_t cycles = 0;  // cycles run (after reset)
+  uint64_t skipped = 0; // of those, idle cycles jumped over (NetRunConfig::skip_idle), not simulated
   uint64_t warmup = 0, measure = 0;
   uint64_t created = 0, throttled = 0, injected = 0, delivered = 0;  // packets
   uint64_t win_created_flits = 0, win_injected_flits = 0, win_ejected_flits = 0;
@@ -92,7 +107,8 @@ struct NetStats {
   // of a granted packet in one router, and the cycles the injection ports were held.
   uint64_t max_wait = 0;
   uint64_t hold_cycles = 0;
-  bool stable = true;                             // every tagged packet delivered within the drain limit
+  bool tagged_drained = true;                     // every tagged packet delivered within the drain limit
+  bool stable = true;                             // tagged_drained and keeps_up() (kStableTolerance)
   bool drained = false;                           // the network was emptied and checked at the end
   double wall_s = 0;                              // wall-clock time of the run
   double cpu_s = 0;                               // CPU time of the run (the whole process)
@@ -102,6 +118,8 @@ struct NetStats {
   double avg_hops() const { return tagged_delivered ? hops_sum / static_cast<double>(tagged_delivered) : 0; }
   double accepted() const;  // flits/node/cycle ejected during the window
   double offered() const;   // flits/node/cycle created during the window
+  // accepted() >= (1 - kStableTolerance) x offered(): the network kept up with its sources.
+  bool keeps_up() const { return accepted() >= (1.0 - kStableTolerance) * offered(); }
   uint64_t percentile(double p) const;  // latency percentile of the tagged packets (0 < p <= 1)
   // Least-squares slope and intercept of latency against hop count (zero-load: cycles per hop).
   double per_hop_slope(double* intercept = nullptr) const;
@@ -132,6 +150,11 @@ class NetEngine {
   // A packet trace (net_trace.hpp) as the source of the packets from the next configure() on,
   // instead of the Bernoulli generation (the offered load is ignored); nullptr: back to it.
   void set_trace(std::shared_ptr<const PacketTrace> t) { trace_ = std::move(t); }
+  // The first cycle >= now() in which a packet is due to be created (generation or trace);
+  // UINT64_MAX: none.
+  uint64_t next_creation() const;
+  // Jump to cycle t > now() with nothing outstanding (the cycles between are idle: nothing due).
+  void skip_to(uint64_t t);
   // Trace records whose packets are not created yet.
   bool trace_pending() const { return trace_ && trace_left_ > 0; }
   // Every delivery (tagged or not) kept in deliveries() from the next configure() on (off by default).

@@ -21,6 +21,7 @@
 // Utilization of a link = flits / cycles of the window (1.0: a flit every cycle).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -45,6 +46,12 @@ class LinkProbe {
   void reset();  // counters and the remembered state (the state after reset: every buffer empty)
   bool counting(uint64_t cycle) const { return cycle >= begin_ && cycle < end_; }
   void counted_cycle() { ++cycles_; }
+  // Idle cycles [from, to) jumped over (NetRunConfig::skip_idle): counted where in the window,
+  // with nothing in any buffer (the remembered state stays: every buffer empty).
+  void idle_cycles(uint64_t from, uint64_t to) {
+    const uint64_t a = std::max(from, begin_), b = std::min(to, end_);
+    if (a < b) cycles_ += b - a;
+  }
 
   // Per input, written by the sampler.
   struct Input {

@@ -4,6 +4,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <stdexcept>
@@ -26,6 +27,12 @@ long peak_rss_kib() {
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
   return ru.ru_maxrss;
+}
+
+double estimate_run_s(const NetSpec& s, uint64_t cycles) {
+  constexpr double kRouterCyclesPerS = 8e6;  // a whole 8x8 model: about 125,000 cycles/s
+  const double speed = kRouterCyclesPerS * (s.joined() ? 0.35 : 1.0) * std::max(1u, s.threads) / (s.threads > 1 ? 1.5 : 1.0);
+  return static_cast<double>(cycles) * static_cast<double>(s.shape.nodes()) / speed;
 }
 
 namespace {
@@ -82,25 +89,60 @@ NetStats NetSimBase::run(const NetRunConfig& rc) {
   NetEngine& e = engine_;
   const uint64_t end = rc.warmup + rc.measure;
   if (probe_) probe_->set_window(rc.warmup, end);
+  const bool skip = rc.skip_idle && rc.ej_ready_prob >= 1.0;
+  uint64_t empty_since = 0, no_skip_before = 0;
+  // with nothing outstanding for kIdleQuiet cycles and nothing due before T: on at T
+  auto skip_idle = [&](uint64_t limit) {
+    if (!skip) return;
+    if (e.outstanding()) {
+      empty_since = UINT64_MAX;
+      return;
+    }
+    if (empty_since == UINT64_MAX) empty_since = e.now();
+    if (e.now() - empty_since < kIdleQuiet || e.now() < no_skip_before) return;
+    const uint64_t t = std::min(e.next_creation(), limit);
+    if (t <= e.now() + kIdleQuiet) {  // soon: step there (and look again only then)
+      no_skip_before = t;
+      return;
+    }
+    if (probe_) probe_->idle_cycles(e.now(), t);
+    e.skip_to(t);
+  };
+  // every few seconds: what runs, where it is, what is left (the window's end is known; the
+  // drain's is not)
   auto report = [&](const char* phase) {
-    if (!rc.progress || (e.now() & 0x3FFF) != 0) return;
+    if (!rc.progress || (e.now() & 0xFF) != 0) return;
     const auto t = clock::now();
     if (t - last_report < std::chrono::seconds(3)) return;
     last_report = t;
-    std::fprintf(stderr, "  [%s] %s: cycle %llu, %llu packets outstanding\n", e.stats().label.c_str(), phase,
-                 static_cast<unsigned long long>(e.now()), static_cast<unsigned long long>(e.outstanding()));
+    const double el = std::chrono::duration<double>(t - t0).count();
+    const uint64_t now = e.now(), run = now - e.stats().skipped;
+    std::string where = fmt::format("cycle {}", now);
+    if (now < end) {
+      const double rate = static_cast<double>(run) / el;  // cycles simulated per second
+      where += fmt::format(" of {} ({:.0f}%, ~{:.0f} s to the window's end at {:.0f} cycles/s)", end,
+                           100.0 * static_cast<double>(now) / static_cast<double>(end),
+                           static_cast<double>(end - now) / std::max(rate, 1.0), rate);
+    }
+    if (e.stats().skipped) where += fmt::format(", {} idle cycles skipped", e.stats().skipped);
+    std::fprintf(stderr, "  [%s] %s: %s, %llu packets outstanding (%.0f s)\n", e.stats().label.c_str(), phase, where.c_str(),
+                 static_cast<unsigned long long>(e.outstanding()), el);
   };
   while (e.now() < end) {
+    skip_idle(end);
+    if (e.now() >= end) break;
     advance();
-    report("measure");
+    report(e.now() < rc.warmup ? "warm-up" : "measure");
   }
   while (e.tagged_outstanding() && e.now() < end + rc.drain_limit) {
     advance();
     report("drain");
   }
-  e.stats().stable = e.tagged_outstanding() == 0;
+  e.stats().tagged_drained = e.tagged_outstanding() == 0;
+  e.stats().stable = e.stats().tagged_drained && e.stats().keeps_up();
+  // a point that only fell short of the offered load is drained too (every tagged packet arrived)
   const bool drain = rc.final_drain == NetRunConfig::Drain::always ||
-                     (rc.final_drain == NetRunConfig::Drain::if_stable && e.stats().stable);
+                     (rc.final_drain == NetRunConfig::Drain::if_stable && e.stats().tagged_drained);
   if (drain) {
     e.set_generation(false);
     while (e.outstanding()) {

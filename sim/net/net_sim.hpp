@@ -142,6 +142,11 @@ uint64_t starvation_age_bound(const NetSpec& s, unsigned starve_t, uint64_t queu
 // Peak resident memory of this process so far (getrusage), KiB.
 long peak_rss_kib();
 
+// A rough wall-clock estimate of `cycles` simulated cycles of network `s` (router-cycles per
+// second measured on the project's 2-core machine; a network joined from blocks is slower), to
+// say up front what a long run will cost; the progress lines measure the real speed.
+double estimate_run_s(const NetSpec& s, uint64_t cycles);
+
 // NetSim<V>: the mesh as one model V (spec.threads = 1: net_mesh), or as spec.threads blocks of
 // K0 x K1/threads routers (rtr_router, Ext = 1) stacked along Y, each a model V with its own
 // harness, evaluated in parallel by a LockstepPool: after every clock edge a block's thread copies

@@ -1,6 +1,7 @@
 // net_trace.cpp: see net_trace.hpp.
 #include "sim/net/net_trace.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 #include <fstream>
@@ -21,6 +22,21 @@ uint64_t PacketTrace::padded_flits() const {
   uint64_t n = 0;
   for (const TraceRecord& r : records) n += uint64_t{r.packets} * pkt_flits - r.flits;
   return n;
+}
+
+uint64_t PacketTrace::busy_cycles(uint64_t transit) const {
+  uint64_t busy = 0, from = 0, to = 0;  // the current busy span [from, to)
+  for (const TraceRecord& r : records) {
+    const uint64_t until = r.time + uint64_t{r.packets} * pkt_flits + transit;
+    if (r.time > to) {
+      busy += to - from;
+      from = r.time;
+      to = until;
+    } else {
+      to = std::max(to, until);
+    }
+  }
+  return busy + (to - from);
 }
 
 namespace {

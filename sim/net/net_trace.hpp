@@ -43,6 +43,10 @@ struct PacketTrace {
   uint64_t packets() const;
   uint64_t padded_flits() const;  // flits added to round messages up to whole packets
   uint64_t last_time() const { return records.empty() ? 0 : records.back().time; }
+  // The cycles a run simulates when the idle ones are skipped (NetRunConfig::skip_idle), roughly:
+  // each message keeps the network busy for its flits plus `transit` cycles (and the quiet time
+  // before a skip), overlapping busy spans merged.
+  uint64_t busy_cycles(uint64_t transit) const;
 };
 
 // Parses a trace for a network of `shape` with packets of pkt_flits flits; throws

@@ -42,6 +42,7 @@ void Cluster::step() {
     for (auto& f : fabrics_) f->edge();
     ++cycles_;
     check_limits();
+    throw_if_interrupted(cycles_);
   } catch (...) {
     close_traces();  // keep the waveform of the failure
     throw;

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -406,4 +407,75 @@ TEST_CASE("trace: a dense trace with multi-packet messages and the example file"
   const NetStats x = net->run(rc);
   CHECK(x.drained);
   CHECK(x.delivered == ex.packets());
+}
+
+// Idle gaps (issue 34): with nothing outstanding for kIdleQuiet cycles and nothing due, the run
+// jumps to the next message's time instead of simulating the idle cycles one by one. The routers
+// are idle then, so every delivery (cycle, hops, order) and the cycle count are those of the run
+// cycle by cycle, in every mode, joined and whole, with link statistics counting the idle cycles.
+TEST_CASE("trace: idle gaps skipped give the deliveries of the run cycle by cycle", "[net][trace]") {
+  std::ostringstream txt;
+  for (uint64_t burst = 0; burst < 4; ++burst)  // bursts of contention 3000 cycles apart
+    for (unsigned k = 0; k < 24; ++k) txt << burst * 3000 + k / 3 << " " << (k * 5) % 16 << " " << (k * 11 + burst) % 16 << " 7\n";
+  for (const std::string name : {"Vnet_mesh_4x4_adbr", "Vnet_mesh_4x4_dorvct", "Vnet_mesh_4x4_dorwh", "Vnet_torus_4x4_dorvct", "joined"}) {
+    INFO(name);
+    std::vector<Delivery> runs[2];
+    NetStats st[2];
+    uint64_t link_cycles[2] = {0, 0};
+    for (int skip = 0; skip < 2; ++skip) {
+      auto net = name == "joined" ? make_joined(MeshShape(4, 4), NetMode::adbr) : make_net(name);
+      std::istringstream in(txt.str());
+      net->engine().set_trace(std::make_shared<PacketTrace>(parse_trace(in, "bursts", net->spec().shape, net->spec().pkt_flits)));
+      net->engine().record_deliveries(true);
+      net->enable_link_stats();
+      NetRunConfig rc;
+      rc.warmup = 0;
+      rc.measure = 9000 + 1;
+      rc.final_drain = NetRunConfig::Drain::always;
+      rc.skip_idle = skip == 1;
+      st[skip] = net->run(rc);
+      runs[skip] = net->engine().deliveries();
+      link_cycles[skip] = link_stats(*net->link_probe()).cycles;
+    }
+    CHECK(st[0].skipped == 0);
+    CHECK(st[1].skipped > 8000);  // about 3 x 3000 cycles less the bursts and the quiet time
+    CHECK(st[0].cycles == st[1].cycles);
+    CHECK(st[0].lat_sum == st[1].lat_sum);
+    CHECK(link_cycles[0] == link_cycles[1]);
+    REQUIRE(runs[0].size() == 4 * 24 * 2);
+    REQUIRE(runs[0].size() == runs[1].size());
+    for (size_t i = 0; i < runs[0].size(); ++i) {
+      const Delivery &a = runs[0][i], &b = runs[1][i];
+      CHECK(std::tie(a.tag.src, a.tag.dst, a.tag.seq, a.tag.created, a.injected, a.delivered, a.hops) ==
+            std::tie(b.tag.src, b.tag.dst, b.tag.seq, b.tag.created, b.injected, b.delivered, b.hops));
+    }
+  }
+}
+
+// A message at cycle 2^40 (the latest a trace takes) runs at once, with its exact latency and the
+// run's exact cycle count.
+TEST_CASE("trace: a message at cycle 2^40 runs in moments with exact latency", "[net][trace]") {
+  auto net = make_net(MeshShape(4, 4), NetMode::adbr);
+  const uint64_t late = kMaxTraceTime;
+  std::istringstream in(fmt::format("0 0 5 5\n{} 3 12 10\n", late));
+  net->engine().set_trace(std::make_shared<PacketTrace>(parse_trace(in, "late", MeshShape(4, 4), 5)));
+  net->engine().record_deliveries(true);
+  NetRunConfig rc;
+  rc.warmup = 0;
+  rc.measure = late + 1;
+  rc.final_drain = NetRunConfig::Drain::always;
+  rc.skip_idle = true;
+  const auto t0 = std::chrono::steady_clock::now();
+  const NetStats s = net->run(rc);
+  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5));
+  REQUIRE(s.tagged_delivered == 3);
+  const MeshShape sh(4, 4);
+  const auto& d = net->engine().deliveries();
+  CHECK(d[0].delivered - d[0].tag.created == 2 * sh.hops(0, 5) + 6);
+  CHECK(d[1].tag.created == late);
+  CHECK(d[1].delivered - late == 2 * sh.hops(3, 12) + 6);
+  CHECK(d[2].delivered - late == 2 * sh.hops(3, 12) + 6 + 5);  // the message's second packet, right behind
+  CHECK(s.cycles == d[2].delivered + 1);
+  CHECK(s.skipped > late - 1000);
+  CHECK(s.lat_max == 2 * sh.hops(3, 12) + 6 + 5);
 }

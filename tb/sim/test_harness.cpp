@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -67,9 +68,13 @@ TEST_CASE("harness: FST trace covers only the window", "[sim][harness][trace]") 
   if (t.empty()) {
     WARN("fst2vcd not available; window contents not checked");
   } else {
-    // 200 MHz: 5000 ps per cycle, two dumps per cycle (clock low, clock high).
-    CHECK(t.front() == 100 * 5000);
-    CHECK(t.back() == 149 * 5000 + 2500);
+    // the time axis counts cycles, whatever the clock: 10 units (of 100 ps) a cycle, two dumps per
+    // cycle (clock low at c ns, clock high at c + 0.5 ns)
+    CHECK(t.front() == 100 * kTraceUnitsPerCycle);
+    CHECK(t.back() == 149 * kTraceUnitsPerCycle + kTraceUnitsPerCycle / 2);
+    std::ifstream vcd(f.string() + ".vcd");
+    const std::string head((std::istreambuf_iterator<char>(vcd)), std::istreambuf_iterator<char>());
+    CHECK_THAT(head.substr(0, head.find("$enddefinitions")), Catch::Matchers::Contains("100ps"));  // 10 units = 1 ns = 1 cycle
   }
 }
 
