@@ -64,6 +64,7 @@ struct LinkCommand {
 int LinkCommand::run() {
   o.scenarios = resolve_scenarios(scenarios, kScenarios);
   check_scenario_options(*app, scenario_rules(), o.scenarios);
+  if (o.speed_ber <= 0) throw UsageError("--speed-ber", "0 is no fault: the faults-on runs need a rate above 0");
   if (sim::nic_models().empty()) throw UsageError("link", "no nic_top model is built (rtl/nic/models.cmake lists the NIC's models)");
   RunFlags f;
   f.quick = o.nic.quick;
@@ -143,7 +144,7 @@ void add_link_commands(Registry& reg) {
             ->check(CLI::IsMember({160u, 320u}))
             ->default_str("every one built");
         add_list(app, "--bers", o.bers, "ber: bit error rates per flit")
-            ->check(CLI::Range(0.0, LinkFaultOptions::kMaxRate))
+            ->check(LinkFaultOptions::rate())
             ->default_str("0,1e-7,1e-6,1e-5,1e-4,1e-3,3e-3,1e-2 (--quick 0,1e-3)");
         add_list(app, "--ber-delays", o.ber_delays, "ber: link delays, cycles each way")
             ->check(CLI::Range(1u, 1000u))
@@ -152,7 +153,7 @@ void add_link_commands(Registry& reg) {
             ->check(CLI::Range(1u, 1000u))
             ->default_str("2,10,25,50,100,200 (--quick 2,100)");
         add_list(app, "--delay-bers", o.delay_bers, "delay: bit error rates per flit")
-            ->check(CLI::Range(0.0, LinkFaultOptions::kMaxRate))
+            ->check(LinkFaultOptions::rate())
             ->default_str("0,1e-4");
         app.add_option("--msg-size", o.msg_size, "ber, delay, speed: bytes per RDMA write of the stream")->check(CLI::Range(128u, 1u << 20));
         app.add_option("--msgs", o.msgs, "ber, delay, speed: RDMA writes of the stream (--quick 4)")->check(CLI::Range(1u, 4096u));
@@ -164,7 +165,7 @@ void add_link_commands(Registry& reg) {
         app.add_option("--speed-ber", o.speed_ber,
                        "speed: the faults on: bit errors, bursts, drops and repeats per flit and control words hit and lost, "
                        "each at this rate")
-            ->check(CLI::Range(1e-9, LinkFaultOptions::kMaxRate));
+            ->check(LinkFaultOptions::rate());
         app.add_option("--link-seed", o.link_seed, "seed of the faults (same seed, same faults on the same traffic)");
         app.add_option("--seed", o.nic.seed, "seed of the data moved");
         app.add_option("--csv", o.nic.csv, "write every table as CSV, one value per cell: FILE-<table>.csv (.csv suffix of FILE dropped)");

@@ -12,16 +12,29 @@
 
 namespace hpcnet::bench {
 
+const CLI::Validator& LinkFaultOptions::rate() {
+  static const CLI::Validator v(
+      [](std::string& s) -> std::string {
+        double x = 0;
+        try {
+          x = std::stod(s);
+        } catch (const std::exception&) {
+          return fmt::format("'{}' is not a number", s);
+        }
+        return x >= 0 && x <= kMaxRate ? "" : fmt::format("Value {} not in range 0 to {:g}", s, kMaxRate);
+      },
+      fmt::format("FLOAT in [0 - {:g}]", kMaxRate));
+  return v;
+}
+
 void LinkFaultOptions::add(CLI::App& app, const std::string& what) {
-  const std::string per = fmt::format(" (0 to {}; {})", kMaxRate, what);
-  auto rate = [&](const char* name, double& v, const std::string& help) {
-    app.add_option(name, v, help + per)->check(CLI::Range(0.0, kMaxRate));
-  };
-  rate("--link-ber", ber, "link faults: probability per flit of a one-bit error, both directions");
-  rate("--link-burst", burst, "link faults: probability per flit of an error burst (2 to 16 adjacent bits)");
-  rate("--link-drop", drop, "link faults: probability per flit that it is lost");
-  rate("--link-repeat", repeat, "link faults: probability per flit that it arrives twice");
-  rate("--link-ctl", ctl,
+  const std::string per = fmt::format(" ({})", what);
+  auto add_rate = [&](const char* name, double& v, const std::string& help) { app.add_option(name, v, help + per)->check(rate()); };
+  add_rate("--link-ber", ber, "link faults: probability per flit of a one-bit error, both directions");
+  add_rate("--link-burst", burst, "link faults: probability per flit of an error burst (2 to 16 adjacent bits)");
+  add_rate("--link-drop", drop, "link faults: probability per flit that it is lost");
+  add_rate("--link-repeat", repeat, "link faults: probability per flit that it arrives twice");
+  add_rate("--link-ctl", ctl,
        "link faults: probability per control word (acknowledgements, credits; one a cycle each way) of a bit error, "
        "and apart of its loss");
   app.add_option("--link-dead", dead,

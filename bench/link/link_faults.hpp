@@ -27,6 +27,8 @@ struct LinkFaultOptions {
   uint64_t seed = 1;
 
   static constexpr double kMaxRate = 0.01;
+  // A rate option's check: 0 to kMaxRate ("Value 0.5 not in range 0 to 0.01").
+  static const CLI::Validator& rate();
   // The options; `what` says which runs they apply to (in the help).
   void add(CLI::App& app, const std::string& what);
   // Parses --link-dead (UsageError for a bad value); call before anything runs.

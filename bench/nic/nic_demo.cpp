@@ -74,6 +74,7 @@ int nic_demo(const NicDemoOptions& o) {
   };
   const unsigned vb = rdma_vp(b);
   o.faults.arm(pair.link());
+  const uint64_t traffic_at = pair.cycles();  // AT of --link-dead counts from here
   // 1. RDMA write with a remote event: node 1 waits on the event
   uint8_t evd[16];
   int rc_w = -1;
@@ -164,7 +165,7 @@ int nic_demo(const NicDemoOptions& o) {
   fmt::print("  link         : {} flits carried\n", pair.link().flits());
   if (o.faults.any()) {
     const LinkStats l = read_link_stats(pair);
-    fmt::print("  link faults  : {}\n", o.faults.text());
+    fmt::print("  link faults  : {}; the traffic starts at cycle {}\n", o.faults.text(), traffic_at);
     for (unsigned n = 0; n < 2; ++n)
       fmt::print("  link {} -> {}  : {} faults on flits, {} on control words; node {} dropped {} (CRC {}, framing {}, "
                  "seq {}, dup {}); node {} replayed {} times ({} timeouts)\n",
