@@ -29,14 +29,16 @@ const CLI::Validator& LinkFaultOptions::rate() {
 
 void LinkFaultOptions::add(CLI::App& app, const std::string& what) {
   const std::string per = fmt::format(" ({})", what);
-  auto add_rate = [&](const char* name, double& v, const std::string& help) { app.add_option(name, v, help + per)->check(rate()); };
-  add_rate("--link-ber", ber, "link faults: probability per flit of a one-bit error, both directions");
-  add_rate("--link-burst", burst, "link faults: probability per flit of an error burst (2 to 16 adjacent bits)");
-  add_rate("--link-drop", drop, "link faults: probability per flit that it is lost");
-  add_rate("--link-repeat", repeat, "link faults: probability per flit that it arrives twice");
-  add_rate("--link-ctl", ctl,
-       "link faults: probability per control word (acknowledgements, credits; one a cycle each way) of a bit error, "
-       "and apart of its loss");
+  // (add_option spelled out: scripts/check_docs.py finds the options by it)
+  app.add_option("--link-ber", ber, "link faults: probability per flit of a one-bit error, both directions" + per)->check(rate());
+  app.add_option("--link-burst", burst, "link faults: probability per flit of an error burst (2 to 16 adjacent bits)" + per)
+      ->check(rate());
+  app.add_option("--link-drop", drop, "link faults: probability per flit that it is lost" + per)->check(rate());
+  app.add_option("--link-repeat", repeat, "link faults: probability per flit that it arrives twice" + per)->check(rate());
+  app.add_option("--link-ctl", ctl,
+                 "link faults: probability per control word (acknowledgements, credits; one a cycle each way) of a bit "
+                 "error, and apart of its loss" + per)
+      ->check(rate());
   app.add_option("--link-dead", dead,
                  "link faults: both directions dead for CYCLES cycles from AT cycles after the traffic starts, AT:CYCLES "
                  "(e.g. 3000:10000; CYCLES 1 to 1000000)");
