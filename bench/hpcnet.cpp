@@ -130,6 +130,7 @@ int main(int argc, char** argv) {
   add_net_commands(reg);
   add_cluster_commands(reg);
   add_nic_commands(reg);
+  add_link_commands(reg);
   add_barrier_commands(reg);
 
   CLI::App app{"hpcnet: cycle-level simulator of HPC node-communication hardware (Verilated RTL)"};

@@ -224,6 +224,13 @@ hpcnet_include_block(gsn)
 hpcnet_include_block(router)
 hpcnet_include_block(nic)
 hpcnet_include_block(link)
+# The NIC with a doubled link retransmit buffer (320 flits, 64 packets), a benchmark model: `hpcnet
+# link` measures goodput against error rate and link delay with it beside the default 160
+# (docs/link.md section 9). It joins the NIC's model table (sim/nic: nic_models(), found by LinkRetx).
+hpcnet_block_enabled(nic _nic_on)
+if(_nic_on)
+  hpcnet_model(PREFIX Vnic_top_retx320 TOP nic_top SOURCES ${NIC_RTL} ARGS -GLinkRetx=320 BENCH)
+endif()
 
 # The generated format packages against their C++ structs (tb/regs/test_formats_sv.cpp): a small
 # test module over the packages of three blocks, in the one model library like every other model

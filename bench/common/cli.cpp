@@ -227,6 +227,31 @@ void reject_if_given(const CLI::App& app, const std::string& opt, const std::str
   if (app.count(opt)) throw UsageError(opt, fmt::format("does not apply: {}", why));
 }
 
+std::vector<std::string> resolve_scenarios(const std::vector<std::string>& given, const std::vector<std::string>& all) {
+  const std::set<std::string> want(given.begin(), given.end());
+  std::vector<std::string> v;
+  for (const std::string& s : all)
+    if (want.empty() || want.count("all") || want.count(s)) v.push_back(s);
+  return v;
+}
+
+void check_scenario_options(const CLI::App& app, const std::map<std::string, std::set<std::string>>& rules,
+                            const std::vector<std::string>& run) {
+  auto join = [](auto b, auto e) {
+    std::string s;
+    for (; b != e; ++b) s += (s.empty() ? "" : ", ") + *b;
+    return s;
+  };
+  for (const auto& [opt, where] : rules) {
+    if (!app.count(opt)) continue;
+    bool applies = false;
+    for (const std::string& s : run) applies = applies || where.count(s);
+    if (!applies)
+      throw UsageError(opt, fmt::format("does not apply to the scenario{} run ({}); it applies to {}", run.size() > 1 ? "s" : "",
+                                        join(run.begin(), run.end()), join(where.begin(), where.end())));
+  }
+}
+
 void TraceOptions::add(CLI::App& app, const std::string& run_help) {
   app.add_option("--trace", file, "write an FST trace of a cycle window of one run to this file (each further model of that run: FILE-2.fst, ...)");
   app.add_option("--trace-first", first, "first traced cycle (harness cycles, reset included)");

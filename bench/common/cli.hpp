@@ -11,6 +11,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -98,6 +100,14 @@ CLI::Validator parses(F f, const std::string& what) {
 void require_with(const CLI::App& app, const std::string& opt, const std::string& needs);
 // An option that does not apply to this run (e.g. to the chosen scenario).
 void reject_if_given(const CLI::App& app, const std::string& opt, const std::string& why);
+// The scenarios of a command with several: those of `given` ("all" or none: every one) in the
+// order of `all`.
+std::vector<std::string> resolve_scenarios(const std::vector<std::string>& given, const std::vector<std::string>& all);
+// Options that apply to some scenarios only (`rules`: option -> those scenarios): one given while
+// none of the scenarios `run` applies is refused ("--iters: does not apply to the scenario run
+// (bandwidth); it applies to latency").
+void check_scenario_options(const CLI::App& app, const std::map<std::string, std::set<std::string>>& rules,
+                            const std::vector<std::string>& run);
 
 // The trace options every simulating command takes: --trace FILE --trace-first N --trace-last N
 // [--trace-run K]. check() validates them (first/last/run need --trace, last >= first, the file

@@ -66,5 +66,6 @@ void add_net_commands(Registry& r);      // bench/net: net
 void add_cluster_commands(Registry& r);  // bench/system: cluster
 void add_nic_commands(Registry& r);      // bench/nic: nic
 void add_barrier_commands(Registry& r);  // bench/barrier: net-barrier
+void add_link_commands(Registry& r);     // bench/link: link
 
 }  // namespace hpcnet::bench

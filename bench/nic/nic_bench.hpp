@@ -22,6 +22,7 @@
 #include "common/registry.hpp"
 #include "common/results.hpp"
 #include "hpcnet/rdma.h"
+#include "link/link_faults.hpp"
 #include "sim/nic/nic_pair.hpp"
 #include "sim/system/fabric.hpp"
 
@@ -37,6 +38,8 @@ struct LatPath {
 };
 const std::vector<LatPath>& lat_paths();  // every path, in the order of the tables
 const LatPath& lat_path(const std::string& name);
+
+inline constexpr unsigned kDefaultLinkRetx = 160;  // nic_top's LinkRetx (rtl/nic/nic_top.sv)
 
 struct NicBenchOptions {
   std::vector<std::string> scenarios;  // latency bandwidth read vps speed (resolved, in this order)
@@ -57,6 +60,8 @@ struct NicBenchOptions {
   unsigned speed_msgs = 64, speed_iters = 500;
   // the system
   unsigned mps = 256, mrrs = 256, link_delay = 2;
+  unsigned link_retx = kDefaultLinkRetx;           // the NIC model's link retransmit buffer (flits: LinkRetx)
+  LinkFaultOptions faults;             // from the start of each run's traffic (Rig::start_faults)
   uint64_t seed = 1;
   // outputs
   std::string csv, plot;
@@ -112,6 +117,8 @@ class Rig {
   // A buffer of `bytes` (plus `guard` bytes after it, filled with kGuard) of endpoint `e` on
   // `node`, its first `data.size()` bytes from data (the rest kGuard), registered with `access`.
   Buf make(unsigned node, rdma_ep* e, size_t bytes, int access, const std::vector<uint8_t>& data, size_t guard = 0);
+  // The link's faults (--link-*) from now on: called as the measured traffic starts.
+  void start_faults() { faults_.arm(pair_->link()); }
   std::vector<uint8_t> peek(rdma_ep* e, uint64_t va, size_t n) const;
   double ns(uint64_t cycles) const { return pair_->ns(cycles); }
 
@@ -119,10 +126,20 @@ class Rig {
   std::unique_ptr<sim::NicPair> pair_;
   NicProbe* probe_ = nullptr;
   rdma_ep* ep_[2] = {nullptr, nullptr};
+  LinkFaultOptions faults_;
 };
+
+// The faults injected on the links of every Rig so far (for the command's closing line).
+struct FaultTally {
+  unsigned runs = 0;
+  uint64_t flits = 0, ctl = 0;
+};
+FaultTally& fault_tally();
 
 inline constexpr uint8_t kGuard = 0xEE;
 
+// The system of every run: PCIe, link delay, the link faults' seed, and the nic_top model with
+// o.link_retx (the default model, or one found by its LinkRetx; std::invalid_argument if none).
 sim::NicPairConfig pair_config(const NicBenchOptions& o, uint64_t watchdog = 200000);
 uint64_t now();  // the calling simulated thread's cycle
 std::vector<uint8_t> random_bytes(uint64_t seed, size_t n);
@@ -168,6 +185,7 @@ struct StreamRun {
   double write_tlp_bytes = 0;  // mean payload of the write TLPs
   uint64_t sim_cycles = 0;   // cycles of the timed run (from the spawn to rdma_quiet's return)
   double wall_s = 0, cpu_s = 0, setup_s = 0;  // the timed run's wall and CPU time; the set-up's wall time
+  LinkStats link;            // the link layer's counters and the faults injected, after the run
 };
 StreamRun stream_run(const NicBenchOptions& o, bool read, unsigned size, unsigned msgs, const std::string& label);
 // One ping-pong run (nic_latency.cpp) on a fresh system: `iters` round trips of 8-byte

@@ -62,6 +62,7 @@ void Report::config(Results& r) const {
       .config("pio_write_latency_cycles", double(c.pio.write_latency))
       .config("link_delay_cycles", c.link_delay)
       .config("seed", fmt::format("{}", o_.seed));
+  o_.faults.columns(r);
 }
 
 }  // namespace nicb
@@ -94,12 +95,6 @@ const std::map<std::string, std::set<std::string>>& scenario_rules() {
   return r;
 }
 
-std::string join(const std::vector<std::string>& v) {
-  std::string s;
-  for (const std::string& x : v) s += (s.empty() ? "" : ", ") + x;
-  return s;
-}
-
 struct NicCommand {
   CLI::App* app = nullptr;
   NicBenchOptions o;
@@ -111,19 +106,9 @@ struct NicCommand {
 
 int NicCommand::run() {
   // the scenarios, in their own order
-  std::set<std::string> want(scenarios.begin(), scenarios.end());
-  if (want.empty() || want.count("all")) want.insert(kScenarios.begin(), kScenarios.end());
-  o.scenarios.clear();
-  for (const std::string& s : kScenarios)
-    if (want.count(s)) o.scenarios.push_back(s);
-  for (const auto& [opt, where] : scenario_rules()) {
-    if (!app->count(opt)) continue;
-    bool applies = false;
-    for (const std::string& s : o.scenarios) applies = applies || where.count(s);
-    if (!applies)
-      throw UsageError(opt, fmt::format("does not apply to the scenario{} run ({}); it applies to {}", o.scenarios.size() > 1 ? "s" : "",
-                                        join(o.scenarios), join(std::vector<std::string>(where.begin(), where.end()))));
-  }
+  o.scenarios = resolve_scenarios(scenarios, kScenarios);
+  const std::set<std::string> want(o.scenarios.begin(), o.scenarios.end());
+  check_scenario_options(*app, scenario_rules(), o.scenarios);
   // --quick: the defaults of a CI-sized run, never a value given
   RunFlags f;
   f.quick = o.quick;
@@ -153,6 +138,7 @@ int NicCommand::run() {
         throw UsageError("--sizes", fmt::format("the {} path takes sizes of 1 to 128 bytes (immediate data); none is given", p));
   if (sim::nic_models().empty())
     throw UsageError("nic", "no nic_top model is built (rtl/nic/models.cmake lists the NIC's models)");
+  o.faults.check();
   o.progress = !quiet;
 
   const Bottleneck bn = bottleneck(o);
@@ -163,6 +149,7 @@ int NicCommand::run() {
              double(c.pcie.read_latency) / c.clock_mhz, c.pcie.mps, c.pcie.mrrs, c.pcie.tlp_overhead, c.pio.write_latency,
              c.pio.wc_burst_cycles);
   fmt::print("modelled streaming bottleneck: {:.3f} GB/s ({})\n", bn.gbps, bn.what);
+  if (o.faults.any()) fmt::print("link faults from the start of each run's traffic: {}\n", o.faults.text());
   size_t steps = 0;
   for (const std::string& s : o.scenarios)
     steps += s == "latency" ? latency_steps(o) : s == "vps" ? 1 : s == "speed" ? kSpeedSteps : stream_steps(o);
@@ -180,6 +167,11 @@ int NicCommand::run() {
     if (s == "speed") run_speed(o, rep, prog);
   }
   rep.finish();
+  if (o.faults.any()) {
+    const FaultTally& t = fault_tally();
+    fmt::print("\nlink faults injected: {} on flits and {} on control words over {} runs; every transfer completed and "
+               "its bytes checked\n", t.flits, t.ctl, t.runs);
+  }
   return kExitOk;
 }
 
@@ -234,6 +226,7 @@ void add_nic_commands(Registry& reg) {
         app.add_option("--mrrs", o.mrrs, "PCIe max read request size, bytes")->check(CLI::IsMember({128u, 256u}));
         app.add_option("--link-delay", o.link_delay, "cycles a flit or credit takes on the link")->check(CLI::Range(1u, 1000u));
         app.add_option("--seed", o.seed, "seed of the data moved (same seed, same bytes; the timing does not depend on it)");
+        o.faults.add(app, "every run, from the start of its traffic");
         app.add_option("--csv", o.csv, "write every table as CSV, one value per cell: FILE-<table>.csv (.csv suffix of FILE dropped)");
         app.add_option("--plot", o.plot, "write PNG plots (gnuplot): latency against size, bandwidth against size");
         app.add_flag("--quick", o.quick, "CI-sized run: few sizes, iterations and messages (each option names its quick value)");

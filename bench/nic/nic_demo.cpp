@@ -16,6 +16,7 @@
 #include "common/registry.hpp"
 #include "common/results.hpp"
 #include "hpcnet/rdma.h"
+#include "link/link_faults.hpp"
 #include "sim/nic/nic_pair.hpp"
 
 namespace hpcnet::bench {
@@ -25,6 +26,7 @@ namespace {
 struct NicDemoOptions {
   unsigned bytes = 3000;  // the RDMA write and read
   std::string csv;
+  LinkFaultOptions faults;  // from the first step on
 };
 
 struct Step {
@@ -35,7 +37,9 @@ struct Step {
 };
 
 int nic_demo(const NicDemoOptions& o) {
-  sim::NicPair pair;
+  sim::NicPairConfig cfg;
+  o.faults.config(cfg);
+  sim::NicPair pair(cfg);
   rdma_ep *a = nullptr, *b = nullptr;
   uint64_t src = 0, back = 0, dst = 0, ev = 0;
   uint16_t ks = 0, kb = 0, kd = 0, ke = 0;
@@ -69,6 +73,8 @@ int nic_demo(const NicDemoOptions& o) {
     return &steps.back();
   };
   const unsigned vb = rdma_vp(b);
+  o.faults.arm(pair.link());
+  const uint64_t traffic_at = pair.cycles();  // AT of --link-dead counts from here
   // 1. RDMA write with a remote event: node 1 waits on the event
   uint8_t evd[16];
   int rc_w = -1;
@@ -157,6 +163,15 @@ int nic_demo(const NicDemoOptions& o) {
   }
   const auto p0 = pair.node(0).stats().pcie, p1 = pair.node(1).stats().pcie;
   fmt::print("  link         : {} flits carried\n", pair.link().flits());
+  if (o.faults.any()) {
+    const LinkStats l = read_link_stats(pair);
+    fmt::print("  link faults  : {}; the traffic starts at cycle {}\n", o.faults.text(), traffic_at);
+    for (unsigned n = 0; n < 2; ++n)
+      fmt::print("  link {} -> {}  : {} faults on flits, {} on control words; node {} dropped {} (CRC {}, framing {}, "
+                 "seq {}, dup {}); node {} replayed {} times ({} timeouts)\n",
+                 n, 1 - n, l.flit_faults[n], l.ctl_faults[n], 1 - n, l.drops(1 - n), l.crc[1 - n], l.framing[1 - n],
+                 l.seq[1 - n], l.dup[1 - n], n, l.replays[n], l.timeouts[n]);
+  }
   fmt::print("  PCIe node 0  : {} read requests, {} write beats; node 1: {} read requests, {} write beats\n",
              p0.read_requests, p0.write_beats, p1.read_requests, p1.write_beats);
   fmt::print("  result       : {}\n", ok ? "PASS" : "FAIL");
@@ -176,7 +191,11 @@ void add_nic_demo(Registry& reg) {
             auto st = std::make_shared<NicDemoOptions>();
             c.add_option("--bytes", st->bytes, "bytes of the RDMA write and read")->check(CLI::Range(1u, 1u << 20));
             c.add_option("--csv", st->csv, "also write the steps as CSV to this file");
-            return [st] { return nic_demo(*st); };
+            st->faults.add(c, "from the first step on");
+            return [st] {
+              st->faults.check();
+              return nic_demo(*st);
+            };
           },
           "which run to trace: the demo builds one two-node system, run 1 (node 0's NIC writes FILE, node 1's FILE-2)");
 }

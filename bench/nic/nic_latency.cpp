@@ -62,6 +62,7 @@ class PingPong {
     }
     for (unsigned k = 0; k < 2; ++k)
       for (unsigned i = 0; i < 16; ++i) ev_data_[k][i] = uint8_t(0x40 + 16 * k + i);
+    rig_.start_faults();
   }
 
   uint64_t cycles() { return rig_.pair().cycles(); }

@@ -80,6 +80,14 @@ sim::NicPairConfig pair_config(const NicBenchOptions& o, uint64_t watchdog) {
   c.pcie.mrrs = o.mrrs;
   c.link_delay = o.link_delay;
   c.watchdog_cycles = watchdog;
+  o.faults.config(c);
+  if (o.link_retx != kDefaultLinkRetx) {
+    const auto* m = sim::find_model(sim::nic_models(), {{"LinkRetx", long(o.link_retx)}}, {{"LinkRetx", long(kDefaultLinkRetx)}});
+    if (!m)
+      throw std::invalid_argument(fmt::format("no nic_top model with a {}-flit link retransmit buffer is built ({}){}",
+                                              o.link_retx, sim::model_names(sim::nic_models()), sim::bench_models_hint()));
+    c.nic_make = m->make;
+  }
   return c;
 }
 
@@ -153,7 +161,12 @@ void NicProbe::sample() {
 
 // ---- Rig
 
-Rig::Rig(const NicBenchOptions& o, const std::string& label, bool probe, uint64_t watchdog) {
+FaultTally& fault_tally() {
+  static FaultTally t;
+  return t;
+}
+
+Rig::Rig(const NicBenchOptions& o, const std::string& label, bool probe, uint64_t watchdog) : faults_(o.faults) {
   name_next_run(label);
   pair_ = std::make_unique<sim::NicPair>(pair_config(o, watchdog));
   if (probe) {
@@ -166,7 +179,12 @@ Rig::Rig(const NicBenchOptions& o, const std::string& label, bool probe, uint64_
   pair_->run();
 }
 
-Rig::~Rig() = default;  // the endpoints go with their nodes
+Rig::~Rig() {  // the endpoints go with their nodes
+  FaultTally& t = fault_tally();
+  ++t.runs;
+  for (unsigned i = 0; i < 2; ++i)
+    for (const sim::FaultEvent& e : pair_->link().wire(i).log()) ++(e.ctl ? t.ctl : t.flits);
+}
 
 void Rig::on(unsigned node, std::function<void()> fn) {
   pair_->spawn(node, 0, 0, std::move(fn));

@@ -84,6 +84,7 @@ StreamRun stream_run(const NicBenchOptions& o, bool read, unsigned size, unsigne
   const uint64_t c0 = rig.pair().cycles();
   const double t0 = wall_now();
   const std::clock_t k0 = std::clock();
+  rig.start_faults();
   rig.pair().spawn(0, 0, 0, [&] {
     r.cycles = stream(rig.ep(0), rdma_vp(rig.ep(1)), mine, theirs, ev, read, size, msgs, slots, submit_mode(o.submit), what);
   });
@@ -125,6 +126,7 @@ StreamRun stream_run(const NicBenchOptions& o, bool read, unsigned size, unsigne
   check_bytes(rig.peek(rig.ep(1 - src_node), dst.va, bytes + 128), want, what + " stream: the destination");
   const double mhz = rig.pair().config().clock_mhz;
   r.gbps = double(size) * msgs / double(r.cycles) * mhz / 1000.0;
+  r.link = read_link_stats(rig.pair());
   return r;
 }
 
@@ -221,6 +223,7 @@ void run_vps(const NicBenchOptions& o, Report& rep, Progress& prog) {
   std::vector<uint64_t> start(nv), took(nv);
   const unsigned vp1 = rdma_vp(rig.ep(1));
   const unsigned per_pe = rig.pair().config().num_threads;
+  rig.start_faults();
   for (unsigned v = 0; v < nv; ++v)
     rig.pair().spawn(0, v / per_pe, v % per_pe, [&, v] {
       start[v] = now();

@@ -32,6 +32,7 @@ struct NicPairConfig {
   std::array<NicLinkFaults, 2> link_faults{};  // faults of each direction (from node i; none: a perfect wire)
   uint64_t link_seed = 1;         // the faults' random source
   bool with_ssm = false;          // an SSM on each node too (the node's second device)
+  NicMake nic_make = nullptr;     // both NICs' nic_top model (an entry of nic_models(); nullptr: the default)
   TraceWindow trace;              // node 0's NIC (empty file: none)
   TraceWindow trace1;             // node 1's NIC
   uint64_t watchdog_cycles = 200000;
