@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include <verilated.h>
+
 #include "nic_rdeng_job.hpp"
 
 namespace {
@@ -61,7 +63,7 @@ struct Fence {
       }
     }
     m.inv_active_i = active;
-    m.inv_key_i = static_cast<decltype(m.inv_key_i)>(active ? key : tb.rng());
+    m.inv_key_i = static_cast<SData>(active ? key : tb.rng());
   }
   // After eval, before the handshakes: the reference of the engine's side of the fence. F, the
   // front end's job (the last one taken): its first translation is out (XL0) until its answer is

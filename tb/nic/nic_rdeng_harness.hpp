@@ -63,7 +63,7 @@ struct RdengTb : JobRef {
   std::vector<Bytes32> captured;  // every accepted flit (when `capture` is set)
   bool capture = false;
 
-  RdengTb(Params p_, Cfg c, std::uint64_t seed) : JobRef(p_, seed), host{c, *this} {
+  RdengTb(Params p_, Cfg c, std::uint64_t seed) : JobRef(p_, seed), host(c, *this) {
     m.job_valid_i = 0;
     m.xl_req_ready_i = 0;
     m.xl_rsp_valid_i = 0;

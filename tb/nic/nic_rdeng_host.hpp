@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <deque>
 
+#include <verilated.h>
+
 #include "nic_rdeng_job.hpp"
 
 namespace {
@@ -34,6 +36,8 @@ struct RdengHost {
   std::deque<MemReq> mem_q;
   std::uint64_t mem_frame = 0;   // next frame of mem_q.front() (frame address)
   std::int64_t mem_gap_until = 0;
+
+  RdengHost(Cfg c, JobRef& r) : cfg(c), ref(r) {}
 
   // A translation request taken in cycle cyc, answered (status, paddr) after the ATT's latency.
   void att_ask(std::int64_t cyc, unsigned status, std::uint64_t paddr) {
@@ -66,7 +70,7 @@ struct RdengHost {
   void drive(M& m, std::int64_t cyc) {
     if (!m.xl_rsp_valid_i && !xl_q.empty() && xl_q.front().at <= cyc) {
       m.xl_rsp_valid_i = 1;
-      m.xl_rsp_status_i = static_cast<decltype(m.xl_rsp_status_i)>(xl_q.front().status);
+      m.xl_rsp_status_i = static_cast<CData>(xl_q.front().status);
       m.xl_rsp_paddr_i = xl_q.front().paddr;
     }
     if (m.rd_rsp_valid_i) return;
