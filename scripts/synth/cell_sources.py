@@ -9,9 +9,10 @@ Two Yosys runs:
      OUTDIR/NAME.coarse.json); prints the final cells per type.
   2. That netlist again, each coarse cell labelled with its source line (a variable part-select's
      $shift/$shiftx has src line 0: "sel:" and the named signals on its ports instead).
-     The N lines with the widest cells are mapped to gates one at a time (techmap; opt_clean);
-     the cells each adds are its count, then the rest. Counts are before the optimizations and
-     ABC that follow (they rewrite the gates together: the final total is lower).
+     The coarse cells of each of the N lines with the widest cells, then of the rest, are mapped
+     to gates alone (techmap; opt -fast; the other lines' cells left coarse): the gates they make
+     are the line's count. Counts are before ABC, which rewrites the gates together (the final
+     total is lower); flops are final.
 --reuse reports on OUTDIR's files of an earlier run. Logs: OUTDIR/NAME.src.log, NAME.lines.log.
 """
 import argparse
@@ -75,9 +76,9 @@ def label(mod):
     out = {}
     for name, c in mod["cells"].items():
         ln = first_line(c.get("attributes", {}).get("src", ""))
-        if not ln:  # a variable part-select (src line 0): the signals it reads or writes
-            names = sorted({n for bits in c["connections"].values() for b in bits for n in net.get(b, ())})
-            ln = "sel:" + ",".join(names[:2]) if names else "?"
+        if not ln:  # a variable part-select (src line 0): the signals it reads or writes (most bits)
+            names = collections.Counter(n for bits in c["connections"].values() for b in bits for n in net.get(b, ()))
+            ln = "sel:" + ",".join(n for n, _ in names.most_common(2)) if names else "?"
         out[name] = ln
     # a cell with neither (a part-select's shifted mask, its index arithmetic) takes the label
     # of a cell its output feeds
@@ -104,23 +105,23 @@ def by_line(out, name, top, n_lines):
     d = json.loads((out / f"{name}.coarse.json").read_text())
     mod = d["modules"][top]
     lines = label(mod)
-    width = collections.Counter()
+    width = collections.Counter()  # the bits on a line's cells' ports
     for cn, c in mod["cells"].items():
-        width[lines[cn]] += (param(c, "Y_WIDTH") or param(c, "WIDTH") or 1) * max(1, param(c, "S_WIDTH"))
+        width[lines[cn]] += sum(len(bits) for bits in c["connections"].values())
     chosen = [ln for ln, _ in width.most_common(n_lines)]
     for cn, c in mod["cells"].items():
         c.setdefault("attributes", {})["grp"] = f"g{chosen.index(lines[cn])}" if lines[cn] in chosen else "grest"
     (out / f"{name}.grp.json").write_text(json.dumps(d))
-    steps = [f"read_json {out}/{name}.grp.json", f"hierarchy -top {top}"]
+    steps = [f"read_json {out}/{name}.grp.json", f"hierarchy -top {top}", "design -save coarse"]
     for i, g in enumerate([f"g{i}" for i in range(len(chosen))] + ["grest"]):
-        steps += [f"techmap a:grp={g}", "opt_clean", f"tee -q -o {out}/{name}.step{i}.json stat -json"]
+        steps += ["design -load coarse", f"techmap a:grp={g}", "opt -fast",
+                  f"tee -q -o {out}/{name}.step{i}.json stat -json"]
     yosys(out, f"{name}.lines", steps)
-    rows, prev = [], (len(mod["cells"]), 0)
+    rows = []
     for i, ln in enumerate(chosen + ["(the rest)"]):
         ty = json.loads((out / f"{name}.step{i}.json").read_text())["design"]["num_cells_by_type"]
-        now = (sum(ty.values()), sum(v for k, v in ty.items() if "DFF" in k.upper()))
-        rows.append((ln, now[0] - prev[0], now[1] - prev[1]))
-        prev = now
+        gates = {k: v for k, v in ty.items() if k.startswith("$_")}
+        rows.append((ln, sum(gates.values()), sum(v for k, v in gates.items() if "DFF" in k)))
     coarse = collections.defaultdict(collections.Counter)
     for cn, c in mod["cells"].items():
         coarse[lines[cn]][shape(c)] += 1
