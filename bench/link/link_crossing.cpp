@@ -14,6 +14,7 @@
 #include "Vlnk_tx_c24.h"
 #include "link/link_bench.hpp"
 #include "sim/core/harness.hpp"
+#include "sim/link/link_ports.hpp"
 #include "sim/link/link_wire.hpp"
 
 namespace hpcnet::bench::linkb {
@@ -43,6 +44,9 @@ std::vector<PktTimes> measure(unsigned delay, unsigned pkts, bool back_to_back) 
   sim::LinkWire fwd(delay, {}, {}, 1), rev(delay, {}, {}, 2);
   tx.in_valid_i = 0;
   tx.ctl_valid_i = 0;
+  tx.up_i = 1;  // the halves alone, the link up (lnk_state is not on the path of a flit)
+  rx.up_i = 1;
+  rx.st_i = 0;
   rx.link_valid_i = 0;
   rx.out_ready_i = 3;
   htx.set_reset(true);
@@ -57,28 +61,15 @@ std::vector<PktTimes> measure(unsigned delay, unsigned pkts, bool back_to_back) 
   uint64_t idle_from = 0;      // one at a time: the next packet once everything is acknowledged
   const uint64_t limit = 100000 + uint64_t(pkts) * (4 * delay + 100);
   for (uint64_t now = 0; got < pkts * kPktFlits; ++now) {
-    if (now > limit) throw std::runtime_error("link crossing: the packets did not arrive");
+    if (now > limit) throw std::runtime_error(fmt::format("link crossing: the packets did not arrive (sent {} got {} unacked {} up {} ready {})", sent, got, unsigned(tx.unacked_o), unsigned(tx.up_i), unsigned(tx.in_ready_o)));
     if (tx.link_valid_o) {
-      sim::WireFlit f;
-      f.vc = tx.link_vc_o;
-      f.head = tx.link_head_o;
-      f.tail = tx.link_tail_o;
-      f.seq = uint8_t(tx.link_seq_o);
-      f.crc = uint16_t(tx.link_crc_o);
-      for (unsigned i = 0; i < 4; ++i) f.data[i] = uint64_t(tx.link_data_o[2 * i]) | uint64_t(tx.link_data_o[2 * i + 1]) << 32;
+      const sim::WireFlit f = sim::flit_from_ports(tx.link_vc_o, tx.link_head_o, tx.link_tail_o, tx.link_seq_o, tx.link_crc_o, tx.link_data_o);
       fwd.put(now, &f, false, 0);
     }
     rev.put(now, nullptr, true, rx.ctl_o);
     sim::WireFlit a;
     rx.link_valid_i = fwd.flit_out(now, a);
-    if (rx.link_valid_i) {
-      rx.link_vc_i = a.vc & 1;
-      rx.link_head_i = a.head;
-      rx.link_tail_i = a.tail;
-      rx.link_seq_i = a.seq;
-      rx.link_crc_i = a.crc;
-      for (unsigned i = 0; i < 8; ++i) rx.link_data_i[i] = uint32_t(a.data[i / 2] >> (32 * (i % 2)));
-    }
+    if (rx.link_valid_i) sim::flit_to_ports(a, rx.link_vc_i, rx.link_head_i, rx.link_tail_i, rx.link_seq_i, rx.link_crc_i, rx.link_data_i);
     uint64_t w = 0;
     tx.ctl_valid_i = rev.ctl_out(now, w);
     tx.ctl_i = w;

@@ -6,6 +6,8 @@
 //   ctl_i  : the other end's control word (ctl_valid_i when it was not lost).
 //   out_*  : packets accepted, one stream per VC.
 //   drop_* : lnk_rx's drop reports (for lnk_errlog).
+//   hold_i : the device keeps the link from leaving DOWN (the NIC: while it completes the messages
+//            the link's going down cut short).
 //   Status : retries, timeouts, unacked, full (lnk_tx); up, lst (lnk_state: LstUp, LstTrain
 //            (down), LstReady), downs (times the link went down), down_o (a pulse when it does).
 // While the link is down the end takes the packets offered and drops them, and delivers nothing
@@ -46,6 +48,7 @@ module lnk_end #(
   output logic [lnk_pkg::CtlW-1:0] ctl_o,
   input  logic                     ctl_valid_i,
   input  logic [lnk_pkg::CtlW-1:0] ctl_i,
+  input  logic                     hold_i,       // the device keeps the link down (lnk_state)
   output logic [Vcs-1:0]           out_valid_o,
   input  logic [Vcs-1:0]           out_ready_i,
   output logic [Vcs*256-1:0]       out_data_o,
@@ -65,7 +68,7 @@ module lnk_end #(
   output logic                     down_o
 );
   logic       give_up, peer_valid, drained;
-  logic [1:0] peer_lst;
+  logic [lnk_pkg::StW-1:0] peer_st, st;
 
   lnk_tx #(.Vcs(Vcs), .PktFlits(PktFlits), .Credits(Credits), .RetxFlits(RetxFlits), .Timeout(Timeout),
            .DownRetries(DownRetries)) u_tx (
@@ -73,14 +76,14 @@ module lnk_end #(
     .link_valid_o(tx_valid_o), .link_vc_o(tx_vc_o), .link_data_o(tx_data_o), .link_head_o(tx_head_o),
     .link_tail_o(tx_tail_o), .link_seq_o(tx_seq_o), .link_crc_o(tx_crc_o), .ctl_valid_i, .ctl_i,
     .retries_o, .timeouts_o, .unacked_o, .full_o,
-    .up_i(up_o), .give_up_o(give_up), .peer_valid_o(peer_valid), .peer_lst_o(peer_lst));
+    .up_i(up_o), .give_up_o(give_up), .peer_valid_o(peer_valid), .peer_st_o(peer_st));
   lnk_rx #(.Vcs(Vcs), .PktFlits(PktFlits), .BufPkts(BufPkts)) u_rx (
     .clk_i, .rst_ni, .link_valid_i(rx_valid_i), .link_vc_i(rx_vc_i), .link_data_i(rx_data_i),
     .link_head_i(rx_head_i), .link_tail_i(rx_tail_i), .link_seq_i(rx_seq_i), .link_crc_i(rx_crc_i), .ctl_o,
     .out_valid_o, .out_ready_i, .out_data_o, .out_last_o,
     .drop_valid_o, .drop_cause_o, .drop_seq_o, .drop_vc_o, .drop_word_o,
-    .up_i(up_o), .lst_i(lst_o), .drained_o(drained));
+    .up_i(up_o), .st_i(st), .drained_o(drained));
   lnk_state #(.Timeout(Timeout), .MinTrain(MinTrain)) u_state (
-    .clk_i, .rst_ni, .give_up_i(give_up), .peer_valid_i(peer_valid), .peer_lst_i(peer_lst),
-    .drained_i(drained), .up_o, .lst_o, .downs_o, .down_o);
+    .clk_i, .rst_ni, .give_up_i(give_up), .peer_valid_i(peer_valid), .peer_st_i(peer_st),
+    .drained_i(drained), .hold_i, .up_o, .lst_o, .st_o(st), .downs_o, .down_o);
 endmodule

@@ -16,7 +16,8 @@
 // A packet's CRC covers its flits in order; the tail flit carries it (crc field).
 //
 // Control word (CtlW = 64 bits, sent every cycle in the reverse direction, like a link's control
-// symbols): {chk[15:0], free[3][7:0], free[2], free[1], free[0], 5'b0, lst[1:0], nack_id, ack[7:0]}
+// symbols): {chk[15:0], free[3][7:0], free[2], free[1], free[0], 1'b0, echo[1:0], rnd[1:0], lst[1:0], nack_id,
+//           ack[7:0]} (bits 14:9, {echo, rnd, lst}, are the end's state: StW bits)
 //   ack     : the sequence number the receiver expects next (cumulative: every earlier packet is
 //             accepted)
 //   nack_id : toggles when the receiver asks for a replay from ack (an error episode)
@@ -27,12 +28,17 @@
 //             and flushing), LstReady (flushed, waiting for the other end), LstHeard (flushed,
 //             and it has heard the other end's READY); the sender uses ack, nack_id and free
 //             only from LstUp words
+//   rnd     : the sending end's round (it moves on each time the end goes DOWN)
+//   echo    : the other end's round this end heard last (in READY or HEARD words, and kept in UP
+//             words): an end goes UP only on a HEARD word that echoes its own current round, so
+//             READY and HEARD words of an earlier round are never taken for this one
 //   chk     : CRC-16 of the 48 bits below it; a word whose chk fails is ignored
 package lnk_pkg;
   /* verilator lint_off UNUSEDPARAM */  // a unit may use only some of them
   localparam int unsigned FlitBits = 280;
   localparam int unsigned CtlW     = 64;
   localparam int unsigned MaxVcs   = 4;
+  localparam int unsigned StW      = 6;   // an end's state in the control word: {echo, rnd, lst}
   localparam logic [15:0] CrcPoly  = 16'h1021;
   localparam logic [15:0] CrcInit  = 16'hFFFF;
   localparam logic [1:0]  LstUp    = 2'd0;

@@ -27,7 +27,7 @@
 //   Down     : while up_i is 0 (lnk_state) the wire is ignored (the packet under way is
 //              forgotten, nothing is reported), the packets already accepted drain out as usual,
 //              and ack, nack_id and the free counts start again from 0; drained_o when nothing
-//              is buffered. The control word carries lst_i, this end's state.
+//              is buffered. The control word carries st_i, this end's state.
 // Parameters: Vcs (1..4), PktFlits (>= 2), BufPkts (1..127: the sender's Credits).
 module lnk_rx #(
   parameter int  Vcs      = 2,
@@ -55,7 +55,7 @@ module lnk_rx #(
   output logic [7:0]           drop_vc_o,     // [4p +: 4]
   output logic [127:0]         drop_word_o,   // [64p +: 64]
   input  logic                 up_i,
-  input  logic [1:0]           lst_i,
+  input  logic [lnk_pkg::StW-1:0] st_i,   // this end's state for the control word (lnk_state)
   output logic                 drained_o
 );
   if (Vcs < 1 || Vcs > lnk_pkg::MaxVcs) begin : gen_err_vcs
@@ -269,7 +269,7 @@ module lnk_rx #(
 
   // ---------------------------------------------------------------- control word out
   logic [47:0] ctl_pl;
-  assign ctl_pl = {freed_q[3], freed_q[2], freed_q[1], freed_q[0], 5'b0, lst_i, nid_q, exp_q};
+  assign ctl_pl = {freed_q[3], freed_q[2], freed_q[1], freed_q[0], 1'b0, st_i, nid_q, exp_q};
   always_ff @(posedge clk_i) begin
     if (!rst_ni) ctl_o <= {lnk_pkg::ctl_chk(48'd0), 48'd0};
     else         ctl_o <= {lnk_pkg::ctl_chk(ctl_pl), ctl_pl};

@@ -34,8 +34,9 @@
 //                (whole packets: a packet begun when the link went down, or still being dropped
 //                when it came back, is dropped to its tail), nothing goes on the link, and the
 //                buffer, sequence numbers, credits and timers start again from 0. Control words
-//                are used only from an end that is UP (peer_lst_o); peer_valid_o/peer_lst_o show
-//                every good word for lnk_state.
+//                are used only from an end that is UP (lst); peer_valid_o/peer_st_o show
+//                every good word for lnk_state. After the link comes up, no new flit goes out
+//                before a good UP word came in (the other end, still READY, would ignore it).
 // Parameters: Vcs (1..4), PktFlits (>= 2), Credits (1..127: the receiver's buffer per VC in
 //   packets), RetxFlits (PktFlits..127 * PktFlits: the retransmit buffer in flits; not a multiple
 //   of PktFlits, the brake comes mid-packet), Timeout (>= 1 cycles), DownRetries (1..255).
@@ -70,7 +71,7 @@ module lnk_tx #(
   input  logic                 up_i,        // lnk_state: the link is up
   output logic                 give_up_o,
   output logic                 peer_valid_o,
-  output logic [1:0]           peer_lst_o
+  output logic [lnk_pkg::StW-1:0] peer_st_o    // the other end's state ({echo, rnd, lst}) in ctl_i
 );
   if (Vcs < 1 || Vcs > lnk_pkg::MaxVcs) begin : gen_err_vcs
     $error("lnk_tx: Vcs must be 1..4");
@@ -109,7 +110,7 @@ module lnk_tx #(
   assign c_good = ctl_valid_i && ctl_i[63:48] == lnk_pkg::ctl_chk(ctl_i[47:0]);
   assign c_ok   = c_good && up_i && ctl_i[10:9] == lnk_pkg::LstUp;
   assign peer_valid_o = c_good;
-  assign peer_lst_o   = ctl_i[10:9];
+  assign peer_st_o    = ctl_i[9 +: lnk_pkg::StW];
   assign c_ack = ctl_i[7:0];
   assign c_nid = ctl_i[8];
   for (genvar v = 0; v < lnk_pkg::MaxVcs; v++) begin : g_free
@@ -134,6 +135,8 @@ module lnk_tx #(
   logic [SW-1:0] stall_q;                  // cycles since the last progress
   logic          sinking;
   assign sinking = !up_i || (sink_q && busy_q);
+  logic          heard_up_q;               // a good UP word came since the link came up: the
+                                           // other end is up too (it ignores flits until then)
   assign pk_out = next_seq_q - old_seq_q;
   assign unacked_o = pk_out;
 
@@ -170,7 +173,7 @@ module lnk_tx #(
   assign sel  = busy_q ? cur_q : gnt_idx;
   assign room = 32'(kept_q) < Depth;
   assign full_o = !room;
-  assign can  = !replay_q && !start_replay && room && (busy_q ? in_valid_i[cur_q] : gnt_any);
+  assign can  = !replay_q && !start_replay && room && heard_up_q && (busy_q ? in_valid_i[cur_q] : gnt_any);
   assign take = can && !sinking;                                    // a flit for the link
   assign eat  = sinking && (busy_q ? in_valid_i[cur_q] : gnt_any);  // a flit dropped (link down)
   always_comb begin
@@ -225,7 +228,7 @@ module lnk_tx #(
       next_seq_q <= '0; old_seq_q <= '0; wr_q <= '0; old_q <= '0; rp_q <= '0; rleft_q <= '0;
       replay_q <= 1'b0; nid_q <= 1'b0; timer_q <= '0; crc_q <= lnk_pkg::CrcInit; busy_q <= 1'b0;
       cur_q <= '0; kept_q <= '0; n_valid_q <= 1'b0; rv_q <= 1'b0; retries_o <= '0; timeouts_o <= '0;
-      sink_q <= 1'b0; fails_q <= '0; stall_q <= '0; give_up_o <= 1'b0;
+      sink_q <= 1'b0; fails_q <= '0; stall_q <= '0; give_up_o <= 1'b0; heard_up_q <= 1'b1;
       for (int v = 0; v < Vcs; v++) begin
         sent_q[v] <= '0;
         free_q[v] <= '0;
@@ -284,11 +287,12 @@ module lnk_tx #(
         if (32'(stall_q) != DownRetries * Timeout) stall_q <= stall_q + SW'(1);
       end
       give_up_o <= up_i && (32'(fails_q) >= DownRetries || 32'(stall_q) >= DownRetries * Timeout);
+      if (c_ok) heard_up_q <= 1'b1;
       // the link is down: everything starts again from 0 (the packet under way is dropped)
       if (!up_i) begin
         next_seq_q <= '0; old_seq_q <= '0; wr_q <= '0; old_q <= '0; rp_q <= '0; rleft_q <= '0;
         replay_q <= 1'b0; nid_q <= 1'b0; timer_q <= '0; crc_q <= lnk_pkg::CrcInit; kept_q <= '0;
-        n_valid_q <= 1'b0; rv_q <= 1'b0; fails_q <= '0; stall_q <= '0; sink_q <= 1'b1;
+        n_valid_q <= 1'b0; rv_q <= 1'b0; fails_q <= '0; stall_q <= '0; sink_q <= 1'b1; heard_up_q <= 1'b0;
         for (int v = 0; v < Vcs; v++) begin
           sent_q[v] <= '0;
           free_q[v] <= '0;

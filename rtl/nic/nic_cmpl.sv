@@ -40,6 +40,8 @@ module nic_cmpl #(
   // the link: went down (a pulse); the epoch of the messages started now
   input  logic                   link_down_i,
   input  logic [1:0]             epoch_i,
+  input  logic                   sweep_ok_i,    // the VC1 receiver is between packets
+  output logic                   sweeping_o,    // messages still to complete with LINK_DOWN
   // completions
   input  logic                   err_valid_i,   // rec_i failed at dispatch: no message
   output logic                   err_ready_o,
@@ -134,9 +136,17 @@ module nic_cmpl #(
     end
   end
 
-  assign err_ready_o  = state_q == SIdle;
-  assign fail_ready_o = state_q == SIdle && !err_valid_i;
-  assign done_ready_o = state_q == SIdle && !err_valid_i && !fail_valid_i;
+  // the sweep goes before errors at dispatch (which come every few cycles while the link is down),
+  // after engine 0's failures and the answers (a finite number), once the VC1 receiver is between
+  // packets (a read's data taken before the link went down is written before its CQ entry)
+  logic sw_go;
+  assign sw_go      = sw_any && sweep_ok_i && !fail_valid_i && !done_valid_i;
+  assign sweeping_o = sw_any;
+  assign err_ready_o  = state_q == SIdle && !sw_any;
+  logic err_now;  // an error at dispatch is taken now
+  assign err_now      = err_valid_i && !sw_any;
+  assign fail_ready_o = state_q == SIdle && !err_now;
+  assign done_ready_o = state_q == SIdle && !err_now && !fail_valid_i;
 
   // the CQ entry and the writes
   logic [4:0]  v;
@@ -217,7 +227,7 @@ module nic_cmpl #(
       end
       unique case (state_q)
         SIdle: begin
-          if (err_valid_i) begin
+          if (err_now) begin
             r_q <= (rec_i); st_q <= err_status_i; info_q <= err_info_i; msg_q <= 1'b0;
           end else if (fail_now) begin
             r_q <= tab_q[MsgW'(fail_id_i)]; st_q <= fail_status_i; info_q <= 32'd1; id_q <= MsgW'(fail_id_i); msg_q <= 1'b1;
@@ -232,11 +242,11 @@ module nic_cmpl #(
               info_q <= (done_status_i == nic_formats_pkg::NIC_STATUS_OK) ? 32'd0 : done_event_i ? 32'd3
                         : (!done_status_i[7] && done_rec.typ == 4'(nic_formats_pkg::NIC_DESC_TYPE_RDMA_READ)) ? 32'd1 : 32'd2;
             end
-          end else if (!fail_valid_i && !done_valid_i && sw_any) begin
+          end else if (sw_go) begin
             r_q <= tab_q[sw_id]; st_q <= nic_formats_pkg::NIC_STATUS_LINK_DOWN; info_q <= 32'd2; id_q <= sw_id;
             msg_q <= 1'b1;
           end
-          if (err_valid_i || fail_now || done_now || (!fail_valid_i && !done_valid_i && sw_any)) state_q <= SEv;
+          if (err_now || fail_now || done_now || sw_go) state_q <= SEv;
         end
         SEv: if (!ev_ok || wr_ready_i) state_q <= SCq;
         SCq: if (!want_cq || wr_ready_i) begin
@@ -264,7 +274,7 @@ module nic_cmpl #(
 
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) begin
-    if (rst_ni && state_q == SIdle && !err_valid_i && !fail_valid_i && done_now) begin
+    if (rst_ni && state_q == SIdle && !err_now && !fail_valid_i && done_now) begin
       a_done_busy: assert (busy_q[did])
         else $error("nic_cmpl: completion for message %0d, which is not outstanding", done_msg_id_i);
     end

@@ -101,6 +101,8 @@ module nic_regs #(
   // ---------------------------------------------------------------- state
   logic [13:0]         node_id_q;
   logic [3:0]          irq_status_q, irq_enable_q;
+  logic [3:0]          irq_set;  // the causes of this cycle (a W1C write of the same cycle keeps them)
+  assign irq_set = {link_up_i, link_down_i, link_dirty_i, rx_err_valid_i};
   logic [31:0]         att_index_q;
   logic [15:0]         key_sel_q;
   logic [47:0]         key_base_q;
@@ -224,11 +226,8 @@ module nic_regs #(
         // the first error's fields, and the count of errors (this report's COUNT: 1 or 2)
         if (rx_err_q[nic_formats_pkg::NIC_RX_ERR_COUNT_LSB +: 16] == '0) rx_err_q <= rx_err_i;
         else rx_err_q[nic_formats_pkg::NIC_RX_ERR_COUNT_LSB +: 16] <= rx_err_sum[16] ? 16'hFFFF : rx_err_sum[15:0];
-        irq_status_q[0] <= 1'b1;
       end
-      if (link_dirty_i) irq_status_q[1] <= 1'b1;
-      if (link_down_i)  irq_status_q[2] <= 1'b1;
-      if (link_up_i)    irq_status_q[3] <= 1'b1;
+      irq_status_q <= irq_status_q | irq_set;
       // software writes
       if (wr && user) begin
         case (18'(uoff))
@@ -259,7 +258,7 @@ module nic_regs #(
       end else if (wr && priv) begin
         case (poff)
           nic_formats_pkg::NIC_NODE_ID_OFFSET:    node_id_q    <= mmio_req_wdata_i[13:0];
-          nic_formats_pkg::NIC_IRQ_STATUS_OFFSET: irq_status_q <= irq_status_q & ~mmio_req_wdata_i[3:0];
+          nic_formats_pkg::NIC_IRQ_STATUS_OFFSET: irq_status_q <= (irq_status_q & ~mmio_req_wdata_i[3:0]) | irq_set;
           nic_formats_pkg::NIC_IRQ_ENABLE_OFFSET: irq_enable_q <= mmio_req_wdata_i[3:0];
           nic_formats_pkg::NIC_ATT_INDEX_OFFSET:  att_index_q  <= mmio_req_wdata_i[31:0];
           nic_formats_pkg::NIC_ATT_DATA_OFFSET: begin

@@ -32,7 +32,8 @@
 // Link           : an answer or READ_DATA (VC1) whose MSG_ID is of an older link epoch than
 //                  epoch_i is dropped whole, unreported: its message completed with LINK_DOWN
 //                  when the link went down (nic_cmpl). While the link is not up (link_up_i) a
-//                  held beat (SHold) is closed at once: the message's next packet may never come.
+//                  held beat (SHold) is closed at once (and stays closing until engine 2 takes
+//                  it): the message's next packet may never come.
 // One message per VC is in progress at a time (on VC0 the sender keeps a message's packets
 // together; on VC1 only answers, which touch no message state, come between a read's packets; on
 // the router network a table per source replaces m_* here). Writes: one engine 2 transaction per
@@ -84,6 +85,7 @@ module nic_rx #(
   // the link: up; the epoch of this node's messages (the answers it takes)
   input  logic                link_up_i,
   input  logic [1:0]          epoch_i,
+  output logic                at_head_o,      // between packets (the completion unit's sweep waits for it)
   // engine 2 write client
   output logic                wr_valid_o,
   input  logic                wr_ready_i,
@@ -230,7 +232,7 @@ module nic_rx #(
         end
       end
       SHold: begin
-        wr_valid_o = in_valid_i || kill_m || !link_up_i;  // the fence, or the link down, closes it at once
+        wr_valid_o = in_valid_i || kill_m || cut;  // the fence, or the link down, closes it at once
         wr_addr_o  = hb_addr_q;
         wr_len_o   = hb_len_q;
         wr_data_o  = hb_data_q;
@@ -261,6 +263,15 @@ module nic_rx #(
   // SHold: the flit that shows is the message's next packet (the held beat continues the
   // transaction, and the head is taken with it); a head is taken (take_head)
   logic cont, take_head, stale;
+  // the link went down while a beat was held: it is closed (and stays closing until taken, even if
+  // the link comes back meanwhile)
+  logic cut, cut_q;
+  assign cut = !link_up_i || cut_q;
+  assign at_head_o = state_q == SHead;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) cut_q <= 1'b0;
+    else         cut_q <= state_q == SHold && cut && !(wr_valid_o && wr_ready_i);
+  end
   // an answer to a message of an older epoch (VC1 carries only answers to this node's messages)
   assign stale = Vc == 1 && typ_ok && 2'(h.msg_id >> MsgW) != epoch_i;
   assign cont = state_q == SHold && !kill_m && !stale && typ_ok && h.dst_node == node_id_i && !h.first
@@ -506,7 +517,7 @@ module nic_rx #(
             end
           end
         end
-        SHold: if ((in_valid_i || kill_m || !link_up_i) && wr_ready_i && !cont) state_q <= SHead;
+        SHold: if ((in_valid_i || kill_m || cut) && wr_ready_i && !cont) state_q <= SHead;
         SAck:  if (ack_ready_i) state_q <= SHead;
         SDone: if (done_ready_i) state_q <= SHead;
         default: state_q <= SHead;

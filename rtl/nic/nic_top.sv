@@ -112,7 +112,13 @@ module nic_top #(
   // the link's state (lnk_state): up; went down (a pulse); came back up (a pulse); the epoch of
   // the messages started now (the times the link went down, mod 4: the MSG_ID's top 2 bits)
   logic                lk_up, lk_down, lk_came_up, lk_up_q;
-  logic [1:0]          epoch_q;
+  logic [1:0]          epoch_q, epoch;  // epoch: already the new one in the cycle the link goes down
+  logic                rx1_at_head, sweeping;
+  /* verilator lint_off UNUSEDSIGNAL */  // the VC0 receiver's: not needed
+  logic [1:0]          rx_at_head;
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign epoch = epoch_q + {1'b0, lk_down};
+  assign rx1_at_head = rx_at_head[1];
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       epoch_q <= '0; lk_up_q <= 1'b1;
@@ -266,7 +272,7 @@ module nic_top #(
     .xl_req_phys_ok_o(xq_phys_ok[0]), .xl_rsp_valid_i(xs_valid[0]), .xl_rsp_ready_o(xs_ready[0]),
     .xl_rsp_status_i(xs_status[0 +: 8]), .xl_rsp_paddr_i(xs_paddr[0 +: 48]),
     .inv_active_i(inv_active), .inv_key_i(inv_key), .inv_hold_o(inv_hold[0]),
-    .link_up_i(lk_up), .epoch_i(epoch_q),
+    .link_up_i(lk_up), .epoch_i(epoch),
     .job_valid_o(j0_valid), .job_ready_i(j0_ready), .job_vp_o(j0_vp), .job_src_o(j0_src),
     .job_phys_o(j0_phys), .job_phys_ok_o(j0_phys_ok), .job_len_o(j0_len), .job_dst_o(j0_dst),
     .job_head_o(j0_head), .res_valid_i(r0_valid), .res_ready_o(r0_ready), .res_status_i(r0_status),
@@ -291,7 +297,7 @@ module nic_top #(
     .free_ok_o(free_ok), .free_id_o(free_id), .rec_we_i(rec_we), .rec_i(rec), .start_i(start),
     .start_vp_i(start_vp),
     .inv_active_i(inv_active), .inv_key_i(inv_key), .inv_hold_o(inv_hold[1]),
-    .link_down_i(lk_down), .epoch_i(epoch_q),
+    .link_down_i(lk_down), .epoch_i(epoch), .sweep_ok_i(rx1_at_head), .sweeping_o(sweeping),
     .err_valid_i(cerr_valid), .err_ready_o(cerr_ready), .err_status_i(cerr_status), .err_info_i(cerr_info),
     .fail_valid_i(fail_valid), .fail_ready_o(fail_ready), .fail_id_i(fail_id), .fail_status_i(fail_status),
     .done_valid_i(d_valid), .done_ready_o(d_ready), .done_msg_id_i(d_msg_id), .done_status_i(d_status),
@@ -409,7 +415,7 @@ module nic_top #(
       .xl_rsp_valid_i(xs_valid[3 + v]), .xl_rsp_ready_o(xs_ready[3 + v]),
       .xl_rsp_status_i(xs_status[(3 + v)*8 +: 8]), .xl_rsp_paddr_i(xs_paddr[(3 + v)*48 +: 48]),
       .inv_active_i(inv_active), .inv_key_i(inv_key), .inv_hold_o(inv_hold[4 + v]),
-      .link_up_i(lk_up), .epoch_i(epoch_q),
+      .link_up_i(lk_up), .epoch_i(epoch), .at_head_o(rx_at_head[v]),
       .wr_valid_o(wc_valid[v]), .wr_ready_i(wc_ready[v]), .wr_addr_o(wc_data[v*WrW + 262 +: 48]),
       .wr_len_o(wc_data[v*WrW + 256 +: 6]), .wr_data_o(wc_data[v*WrW +: 256]), .wr_last_o(wc_last[v]),
       .job_valid_o(jv), .job_ready_i(v == 0 ? j1_ready && rq_room : 1'b0), .job_head_o(jh),
@@ -512,7 +518,7 @@ module nic_top #(
   assign vc_last[0]        = vc0_out[256];
   // what is still sent of a message from before the link last went down is dropped
   nic_epoch_drop #(.MsgW(MsgW)) u_epoch (
-    .clk_i, .rst_ni, .epoch_i(epoch_q), .in_valid_i(v0_valid), .in_ready_o(v0_ready),
+    .clk_i, .rst_ni, .epoch_i(epoch), .in_valid_i(v0_valid), .in_ready_o(v0_ready),
     .in_data_i(vc0_out[255:0]), .in_last_i(vc0_out[256]), .out_valid_o(vc_valid[0]), .out_ready_i(vc_ready[0]));
   cmn_dma_arb #(.N(2), .ReqW(256), .MTagW(1), .RspW(1)) u_vc1 (
     .clk_i, .rst_ni,
@@ -537,7 +543,7 @@ module nic_top #(
     .clk_i, .rst_ni, .in_valid_i(vc_valid), .in_ready_o(vc_ready), .in_data_i(vc_data), .in_last_i(vc_last),
     .tx_valid_o, .tx_vc_o, .tx_data_o, .tx_head_o, .tx_tail_o, .tx_seq_o, .tx_crc_o,
     .rx_valid_i, .rx_vc_i, .rx_data_i, .rx_head_i, .rx_tail_i, .rx_seq_i, .rx_crc_i,
-    .ctl_o, .ctl_valid_i, .ctl_i,
+    .ctl_o, .ctl_valid_i, .ctl_i, .hold_i(sweeping),
     .out_valid_o(in_valid), .out_ready_i(in_ready), .out_data_o(in_data), .out_last_o(in_last),
     .drop_valid_o(lk_drop_valid), .drop_cause_o(lk_drop_cause), .drop_seq_o(lk_drop_seq), .drop_vc_o(lk_drop_vc),
     .drop_word_o(lk_drop_word), .retries_o(lk_retries), .timeouts_o(lk_timeouts), .unacked_o(lk_unacked),

@@ -33,6 +33,7 @@
 #include "hpcnet/tb/cycle.hpp"
 #include "hpcnet/tb/seed.hpp"
 #include "sim/core/harness.hpp"
+#include "sim/link/link_ports.hpp"
 #include "sim/link/link_wire.hpp"
 
 namespace {
@@ -119,7 +120,7 @@ struct LkPair {
     rx.out_ready_i = 0;
     tx.up_i = 1;  // the halves alone: the link stays up (its state: test_lnk_state.cpp)
     rx.up_i = 1;
-    rx.lst_i = 0;
+    rx.st_i = 0;
     hpcnet::tb::sync_reset(htx);
     hpcnet::tb::sync_reset(hrx);
     for (unsigned v = 0; v < kVcs; ++v) make(v);
@@ -149,13 +150,8 @@ struct LkPair {
   void cycle() {
     // the registered outputs of both ends onto the wires
     if (tx.link_valid_o) {
-      WireFlit f;
-      f.vc = tx.link_vc_o;
-      f.head = tx.link_head_o;
-      f.tail = tx.link_tail_o;
-      f.seq = uint8_t(tx.link_seq_o);
-      f.crc = uint16_t(tx.link_crc_o);
-      for (unsigned i = 0; i < 4; ++i) f.data[i] = get_bits(tx.link_data_o, 64 * i, 64);
+      const WireFlit f = hpcnet::sim::flit_from_ports(tx.link_vc_o, tx.link_head_o, tx.link_tail_o, tx.link_seq_o, tx.link_crc_o,
+                                                      tx.link_data_o);
       if (f.head) {
         ref_crc = 0xFFFF;
         sent.push_back({f.seq, false});
@@ -173,14 +169,7 @@ struct LkPair {
     // what arrives this cycle
     WireFlit a;
     rx.link_valid_i = fwd.flit_out(now, a);
-    if (rx.link_valid_i) {
-      rx.link_vc_i = a.vc & 1;
-      rx.link_head_i = a.head;
-      rx.link_tail_i = a.tail;
-      rx.link_seq_i = a.seq;
-      rx.link_crc_i = a.crc;
-      for (unsigned i = 0; i < 4; ++i) put_bits(rx.link_data_i, 64 * i, 64, a.data[i]);
-    }
+    if (rx.link_valid_i) hpcnet::sim::flit_to_ports(a, rx.link_vc_i, rx.link_head_i, rx.link_tail_i, rx.link_seq_i, rx.link_crc_i, rx.link_data_i);
     uint64_t w = 0;
     tx.ctl_valid_i = rev.ctl_out(now, w);
     tx.ctl_i = w;
