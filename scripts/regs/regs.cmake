@@ -12,6 +12,9 @@ set(HPCNET_REGS_TOMLS
 )
 
 set(HPCNET_REGS_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/gen_regs.py)
+# gen_regs.py and its parts: the model (regs_model.py) and one module per kind of output
+set(HPCNET_REGS_SCRIPTS ${HPCNET_REGS_SCRIPT} ${CMAKE_CURRENT_LIST_DIR}/regs_model.py
+    ${CMAKE_CURRENT_LIST_DIR}/regs_sv.py ${CMAKE_CURRENT_LIST_DIR}/regs_cxx.py ${CMAKE_CURRENT_LIST_DIR}/regs_md.py)
 set(HPCNET_REGS_GEN ${CMAKE_BINARY_DIR}/gen)
 list(TRANSFORM HPCNET_REGS_TOMLS PREPEND ${CMAKE_SOURCE_DIR}/ OUTPUT_VARIABLE _regs_sources)
 # The generated files (the generator lists them; a region's host file counts as an input too).
@@ -22,7 +25,7 @@ execute_process(
 if(NOT _regs_rc EQUAL 0)
   message(FATAL_ERROR "gen_regs.py --list failed (see above)")
 endif()
-set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_regs_sources} ${HPCNET_REGS_SCRIPT})
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_regs_sources} ${HPCNET_REGS_SCRIPTS})
 list(TRANSFORM _regs_rel PREPEND ${HPCNET_REGS_GEN}/ OUTPUT_VARIABLE _regs_outputs)
 set(_regs_hosts ${_regs_rel})  # SystemVerilog files with generated regions are read, too
 list(FILTER _regs_hosts INCLUDE REGEX "\\.sv$")
@@ -32,7 +35,7 @@ add_custom_command(
   COMMAND ${Python3_EXECUTABLE} ${HPCNET_REGS_SCRIPT} --out ${HPCNET_REGS_GEN} ${_regs_sources}
   # The generator leaves unchanged files alone; touch so the outputs are newer than the inputs.
   COMMAND ${CMAKE_COMMAND} -E touch ${_regs_outputs}
-  DEPENDS ${_regs_sources} ${_regs_hosts} ${HPCNET_REGS_SCRIPT}
+  DEPENDS ${_regs_sources} ${_regs_hosts} ${HPCNET_REGS_SCRIPTS}
   COMMENT "Generating register and format files"
   VERBATIM)
 add_custom_target(regs ALL DEPENDS ${_regs_outputs})
