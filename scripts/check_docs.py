@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks that README.md and docs/*.md are true for a fresh clone (CTest: docs.check).
+"""Checks that README.md and docs/**/*.md are true for a fresh clone (CTest: docs.check).
 
 Rules (each failure is printed as file:line: message; the exit status is 1 if any):
 
@@ -374,7 +374,7 @@ def main():
             cli_tests.update(re.findall(r"add_test\(\s*NAME\s+(cli\.[A-Za-z0-9_.]+)", src))
             cli_tests.update("cli." + n for n in re.findall(r"cli_expect\(\s*([A-Za-z0-9_.]+)", src))
     docs = [os.path.join(ROOT, "README.md")] + sorted(
-        os.path.join(ROOT, "docs", f) for f in os.listdir(os.path.join(ROOT, "docs")) if f.endswith(".md"))
+        os.path.join(ROOT, f) for f in FILES if f.startswith("docs" + os.sep) and f.endswith(".md"))
     for md in docs:
         check_markdown(md, cmds, case_names, targets, prefixes, cli_tests)
     for e in errors:
