@@ -240,11 +240,25 @@ module nic_exec #(
   logic [2047:0] imm_sh;
   logic [1023:0] dat;
   logic [7:0]    off, l1;
+  // The data words start at dat_at, which for the two types that carry data is one of five fixed
+  // words (MP_SEND: 1 + 3 LEV; IMM_WRITE: 2 + 3 LEV + 3 REV): a multiplexer of those five fixed
+  // selects, then the bytes from SHORT_LEN on cleared.
+  /* verilator lint_off UNUSEDSIGNAL */  // word 0 and the top are never data
+  logic [MaxWords*64+1023:0] w_ext;  // the descriptor, zeros above
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [1023:0] draw;
+  assign w_ext = {1024'd0, w_q};
   always_comb begin
-    dat = '0;
-    for (int b = 0; b < 128; b++) begin
-      if (b < 32'(c.short_len) && 32'(dat_at) * 8 + b < MaxWords * 8) dat[b*8 +: 8] = w_q[(32'(dat_at) * 8 + b) * 8 +: 8];
-    end
+    draw = '0;
+    unique case (dat_at)
+      5'd1: draw = w_ext[1*64 +: 1024];
+      5'd2: draw = w_ext[2*64 +: 1024];
+      5'd4: draw = w_ext[4*64 +: 1024];
+      5'd5: draw = w_ext[5*64 +: 1024];
+      5'd8: draw = w_ext[8*64 +: 1024];
+      default: ;
+    endcase
+    for (int b = 0; b < 128; b++) dat[b*8 +: 8] = (b < 32'(c.short_len)) ? draw[b*8 +: 8] : 8'd0;
     off    = {1'b0, wr[6:0]};
     imm_sh = {1024'd0, dat} << (8 * 32'(off));
     l1     = (32'(off) + 32'(c.short_len) > 128) ? 8'(128 - 32'(off)) : c.short_len;

@@ -150,8 +150,10 @@ module nic_rx #(
   // the outcome of each message with REV, by MSG_ID, for its EVENT: other messages may pass
   // between a message and its EVENT on VC0 (nic_exec sends an RDMA write's EVENT after engine 0's
   // data), so the state of the message in progress is not the EVENT's
+  // (a memory of 2^MsgW statuses, written at a message's last data packet, read at an EVENT's head;
+  // OK until written)
   localparam int NMsg = 1 << MsgW;
-  logic [NMsg*8-1:0] rev_st_q;
+  logic              rev_we;
   logic [7:0]        ev_st;      // of the packet at the head (an EVENT's message)
   // the held last beat of a packet (SHold)
   logic [47:0]       hb_addr_q;
@@ -163,12 +165,14 @@ module nic_rx #(
   nic_formats_pkg::pkt_head_t h;
   logic      typ_ok;
   assign h = (in_data_i);
-  always_comb begin
-    ev_st = nic_formats_pkg::NIC_STATUS_OK;
-    for (int i = 0; i < NMsg; i++) begin
-      if (MsgW'(h.msg_id) == MsgW'(i)) ev_st = rev_st_q[i*8 +: 8];
-    end
+  assign rev_we = Vc == 0 && state_q == SData && in_valid_i && in_ready_o && in_last_i && h_q.last && h_q.rev;
+  if (nic_formats_pkg::NIC_STATUS_OK != 0) begin : gen_err_ok
+    $error("nic_rx: the REV status memory reads 0 before it is written: NIC_STATUS_OK must be 0");
   end
+  cmn_ctx_mem #(.Width(8), .Depth(NMsg), .Reads(1)) u_rev_st (
+    .clk_i, .rst_ni, .we_i(rev_we), .waddr_i(MsgW'(h_q.msg_id)),
+    .wdata_i(m_ok_q ? nic_formats_pkg::NIC_STATUS_OK : m_status_q),
+    .raddr_i(MsgW'(h.msg_id)), .rdata_o(ev_st));
   always_comb begin
     unique case (h.ptype)
       nic_formats_pkg::NIC_PKT_TYPE_WRITE, nic_formats_pkg::NIC_PKT_TYPE_READ_REQ, nic_formats_pkg::NIC_PKT_TYPE_MP, nic_formats_pkg::NIC_PKT_TYPE_EVENT: typ_ok = (Vc == 0);
@@ -384,7 +388,7 @@ module nic_rx #(
       n_vpn_q <= '0; n_ppn_q <= '0; ans_q <= 1'b0; ans_status_q <= '0; mp_word_q <= '0;
       mpq_irq_o <= '0; rx_err_valid_o <= 1'b0; rx_err_o <= '0;
       n_gen_q <= 1'b0; m_gen_q <= 1'b0; out_q <= 1'b0; ans_ev_q <= 1'b0; m_key_q <= '0; m_vp_q <= '0; m_phys_q <= 1'b0;
-      rev_st_q <= '0; hb_addr_q <= '0; hb_len_q <= '0; hb_data_q <= '0;
+      hb_addr_q <= '0; hb_len_q <= '0; hb_data_q <= '0;
     end else begin
       mpq_irq_o      <= '0;
       rx_err_valid_o <= 1'b0;
@@ -516,12 +520,7 @@ module nic_rx #(
               state_q <= hold ? SHold : SHead;
               if (state_q == SData && h_q.last) begin
                 ans_status_q <= m_ok_q ? nic_formats_pkg::NIC_STATUS_OK : m_status_q;
-                if (Vc == 0 && h_q.rev) begin  // its outcome, for its EVENT
-                  for (int i = 0; i < NMsg; i++) begin
-                    if (MsgW'(h_q.msg_id) == MsgW'(i))
-                      rev_st_q[i*8 +: 8] <= m_ok_q ? nic_formats_pkg::NIC_STATUS_OK : m_status_q;
-                  end
-                end
+                // with REV its outcome goes into the status memory for its EVENT (rev_we)
                 if (h_q.ptype == nic_formats_pkg::NIC_PKT_TYPE_READ_DATA) state_q <= SDone;
                 else if (!h_q.rev) state_q <= SAck;
               end else if (state_q == SMp) begin

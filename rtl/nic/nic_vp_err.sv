@@ -27,8 +27,10 @@ module nic_vp_err #(
   input  logic [Ports*8-1:0] rep_code_i,
   input  logic [Ports*16-1:0] rep_tag_i,
   input  logic               clr_i,
+  /* verilator lint_off UNUSEDSIGNAL */  // bits above NumVp's
   input  logic [4:0]         clr_vp_i,
   input  logic [4:0]         rd_vp_i,
+  /* verilator lint_on UNUSEDSIGNAL */
   output logic [63:0]        rd_data_o,
   output logic               new_valid_o,
   output logic [4:0]         new_vp_o
