@@ -229,7 +229,7 @@ class AckgenTb {
 TEST_CASE("nic_ackgen: answers and engine 1 results with idle cycles and back-pressure against the reference",
           "[nic_ackgen]") {
   AckgenTb tb(hpcnet::tb::seed("nic_ackgen random"));
-  for (unsigned c = 0; c < 30000; ++c) tb.cycle();
+  for (unsigned c = 0; c < 100000; ++c) tb.cycle();
   tb.drain();
   std::printf("nic_ackgen: ACK %llu, NACK %llu, results OK %llu, failed %llu; cycles a failure waited for the "
               "packet slot %llu, a failure and an answer shown with the slot free %llu, a success taken during a "
@@ -238,10 +238,10 @@ TEST_CASE("nic_ackgen: answers and engine 1 results with idle cycles and back-pr
               static_cast<unsigned long long>(tb.res_ok), static_cast<unsigned long long>(tb.res_fail),
               static_cast<unsigned long long>(tb.fail_waited), static_cast<unsigned long long>(tb.fail_before_ack),
               static_cast<unsigned long long>(tb.ok_in_pkt), static_cast<unsigned long long>(tb.full));
-  REQUIRE(tb.acks > 500);
-  REQUIRE(tb.res_fail > 200);
-  REQUIRE(tb.fail_waited > 100);
-  REQUIRE(tb.fail_before_ack > 50);
-  REQUIRE(tb.ok_in_pkt > 100);
-  REQUIRE(tb.full > 1000);
+  REQUIRE(tb.acks > 1500);
+  REQUIRE(tb.res_fail > 600);
+  REQUIRE(tb.fail_waited > 300);
+  REQUIRE(tb.fail_before_ack > 150);
+  REQUIRE(tb.ok_in_pkt > 300);
+  REQUIRE(tb.full > 3000);
 }

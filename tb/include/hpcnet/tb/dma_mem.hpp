@@ -21,7 +21,7 @@
 // take_read(...) for a request taken, read_fire(ready) for the shown frame, write(...) for a
 // beat taken. drive(m) and sample(m, now) do both for a Verilated model with the NIC's port names
 // (rd_req_*, rd_rsp_*; wr_* and rd_rsp_tag_i where the model has them); drive() shows random data
-// while no frame is shown.
+// and last while no frame is shown.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -158,8 +158,8 @@ class DmaMem {
     const bool v = rd_rsp_valid();
     for (unsigned k = 0; k < 4; ++k) put_bits(m.rd_rsp_data_i, 64 * k, 64, v ? rd_rsp().word(k) : rng_());
     m.rd_rsp_last_i = v ? rd_rsp().last : rng_.pct(50);
-    if constexpr (requires { m.rd_rsp_tag_i; })
-      m.rd_rsp_tag_i = static_cast<std::remove_reference_t<decltype(m.rd_rsp_tag_i)>>(v ? rd_rsp().tag : rng_());
+    if constexpr (requires { m.rd_rsp_tag_i; })  // (0 while no frame: random bits could pass the port's width)
+      m.rd_rsp_tag_i = static_cast<std::remove_reference_t<decltype(m.rd_rsp_tag_i)>>(v ? rd_rsp().tag : 0);
     if constexpr (requires { m.wr_ready_i; }) m.wr_ready_i = wr_ready();
   }
   // The handshakes of this cycle (the model evaluated); false if a request or beat broke a rule.
