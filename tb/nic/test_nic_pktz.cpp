@@ -96,6 +96,7 @@ struct PzFrame {
 struct PzKnobs {
   unsigned jb_idle = 20, st_idle = 20, pkt_ready = 70, res_ready = 70, arrive = 60, st_delay = 60;
   unsigned cap = 10;  // frames the FIFO holds (<= 15: a 4-bit count)
+  std::uint64_t first_job_at = 0;  // no job offered before this cycle (the FIFO fills meanwhile)
   bool random_rates = true;
 };
 
@@ -136,7 +137,7 @@ class PktzTb {
     j.start = jobs.empty() ? 0 : jobs.back().st_at + rng_.below(3);
     j.st_at = j.start + (k.st_delay ? rng_.below(k.st_delay + 1) : 0);
     const unsigned n = static_cast<unsigned>(jobs.size());
-    jb_src_.push(n, j.start);
+    jb_src_.push(n, std::max(j.start, k.first_job_at));
     st_src_.push(n, j.st_at);
     first_frame_.push_back(static_cast<unsigned>(frames_.size()));
     for (unsigned f = 0; f < j.nframes(); ++f) {
@@ -411,10 +412,11 @@ TEST_CASE("nic_pktz: every source offset and destination block offset at the fra
   tb.run(5000000);
 }
 
-// Everything ready and the FIFO full: one flit a cycle from the first flit to the last, across
-// packets and across jobs of two packets or more (a job's first head is not its LAST one and needs
-// no result entry); a job of one packet leaves one idle cycle before its head (its LAST head waits
-// until the previous job's last flit, which held the result entry, has left).
+// Everything ready and the FIFO full (from before the first job): one flit a cycle from the first
+// flit to the last, across packets and across jobs of two packets or more (a job's first head is
+// not its LAST one and needs no result entry); a job of one packet leaves one idle cycle before
+// its head (its LAST head waits until the previous job's last flit, which held the result entry,
+// has left).
 TEST_CASE("nic_pktz: one flit per cycle across packets and jobs with everything ready", "[nic_pktz]") {
   const std::uint64_t seed = hpcnet::tb::seed("nic_pktz full rate");
   for (bool single : {false, true}) {
@@ -426,6 +428,7 @@ TEST_CASE("nic_pktz: one flit per cycle across packets and jobs with everything 
     kn.arrive = 100;
     kn.st_delay = 0;
     kn.cap = 15;
+    kn.first_job_at = 40;
     PktzTb tb(seed, kn);
     constexpr unsigned kJobs = 200;
     for (unsigned n = 0; n < kJobs; ++n) {
