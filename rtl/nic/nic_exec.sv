@@ -30,9 +30,7 @@ module nic_exec #(
   input  logic [13:0]            node_id_i,
   input  logic [NumVp-1:0]       vp_en_i,
   input  logic [NumVp-1:0]       vp_phys_ok_i,
-  input  logic [NumVp*5-1:0]     cq_log2_i,
-  input  logic [NumVp*32-1:0]    cq_head_i,
-  input  logic [NumVp*32-1:0]    cq_tail_i,
+  input  logic [NumVp-1:0]       cq_room_i,       // the VP's CQ has room for one more (nic_cmpl)
   input  logic [NumVp*8-1:0]     outstanding_i,   // from the completion unit
   // DQs
   input  logic [NumVp-1:0]       head_ok_i,
@@ -164,19 +162,16 @@ module nic_exec #(
   end
 
   // ---------------------------------------------------------------- which VPs may start
-  logic [31:0] used, size;
   nic_formats_pkg::desc_ctrl_t  hc;
   /* verilator lint_on UNUSEDSIGNAL */
   always_comb begin
-    used = '0; size = '0; hc = '0;
+    hc = '0;
     for (int v = 0; v < NumVp; v++) begin
       hc   = (head_ctrl_i[v*64 +: 64]);
-      size = 32'd1 << cq_log2_i[v*5 +: 5];
-      used = cq_tail_i[v*32 +: 32] - cq_head_i[v*32 +: 32] + 32'(outstanding_i[v*8 +: 8]);
-      cq_stall_o[v] = head_ok_i[v] && cq_log2_i[v*5 +: 5] != '0 && used >= size;
+      cq_stall_o[v] = head_ok_i[v] && !cq_room_i[v];
       blocked_o[v]  = head_ok_i[v] && hc.block && outstanding_i[v*8 +: 8] != '0;
       vp_ok_o[v] = vp_en_i[v] && 32'(outstanding_i[v*8 +: 8]) < MaxOut && free_ok_i
-                   && (cq_log2_i[v*5 +: 5] == '0 || used < size)
+                   && cq_room_i[v]
                    && (!hc.block || outstanding_i[v*8 +: 8] == '0)
                    && state_q == SIdle   // one descriptor at a time
                    && !(desc_valid_i && 32'(desc_vp_i) == v);  // being taken: counted next cycle

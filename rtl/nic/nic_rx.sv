@@ -56,10 +56,9 @@ module nic_rx #(
   input  logic [NumVp-1:0]    vp_en_i,
   input  logic [NumVp-1:0]    vp_phys_ok_i,
   // MPQ set-up and indices (Vc 0)
-  input  logic [NumVp*48-1:0] mpq_base_i,
-  input  logic [NumVp*5-1:0]  mpq_log2_i,
-  input  logic [NumVp*32-1:0] mpq_head_i,
-  output logic [NumVp*32-1:0] mpq_tail_o,
+  // the MPQ context's register window (nic_regs; the VC0 receiver's is the one wired)
+  input  nic_pkg::win_t       win_i,
+  output logic [63:0]         win_rdata_o,
   output logic [NumVp-1:0]    mpq_irq_o,
   // packets of this VC
   input  logic                in_valid_i,
@@ -281,18 +280,37 @@ module nic_rx #(
   assign hold = state_q == SData && m_ok_q && f_any && f_lastw && in_last_i && !h_q.last
                 && !h_q.phys && blk_v[11:7] != 5'h1F;
 
-  // MPQ of the packet's VP
+  // MPQ context (nic_ring_ctx): read for the packet being written (port 0) and for the head flit
+  // arriving (port 1: its PHASE bit)
   logic [4:0]  mvp;
   logic [47:0] mpq_addr;
   logic [31:0] mpq_used, mpq_size, mpq_idx;
   logic [4:0]  mlog;
+  logic        mpq_we;
+  logic [2*5-1:0]  mx_log2;
+  logic [2*32-1:0] mx_tail;
+  /* verilator lint_off UNUSEDSIGNAL */  // port 1 needs only log2 and tail; no next values
+  logic [2*48-1:0] mx_base;
+  logic [2*32-1:0] mx_head;
+  logic [2*5-1:0]  mx_log2_nx;
+  logic [2*32-1:0] mx_head_nx, mx_tail_nx;
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign mvp = h_q.dst_vp;
+  assign mpq_we = state_q == SMp && in_valid_i && in_ready_o && in_last_i;
+  nic_ring_ctx #(.NumVp(NumVp), .Reads(2), .BaseOff(nic_formats_pkg::NIC_VPC_MPQ_BASE_OFFSET),
+                 .Log2Lsb(nic_formats_pkg::NIC_VPC_SIZES_MPQ_LOG2_LSB),
+                 .HeadOff(nic_formats_pkg::NIC_VP_MPQ_HEAD_OFFSET),
+                 .TailOff(nic_formats_pkg::NIC_VP_MPQ_TAIL_OFFSET)) u_mpq (
+    .clk_i, .rst_ni, .win_i, .win_rdata_o,
+    .tail_we_i(mpq_we), .tail_vp_i(mvp), .tail_i(mx_tail[31:0] + 32'd1),
+    .rd_vp_i({h.dst_vp, mvp}), .base_o(mx_base), .log2_o(mx_log2), .head_o(mx_head), .tail_o(mx_tail),
+    .log2_nx_o(mx_log2_nx), .head_nx_o(mx_head_nx), .tail_nx_o(mx_tail_nx));
   always_comb begin
-    mvp      = h_q.dst_vp;
-    mlog     = mpq_log2_i[32'(mvp)*5 +: 5];
+    mlog     = mx_log2[4:0];
     mpq_size = 32'd1 << mlog;
-    mpq_used = mpq_tail_o[32'(mvp)*32 +: 32] - mpq_head_i[32'(mvp)*32 +: 32];
-    mpq_idx  = mpq_tail_o[32'(mvp)*32 +: 32] & (mpq_size - 32'd1);
-    mpq_addr = mpq_base_i[32'(mvp)*48 +: 48] + {9'd0, mpq_idx, 7'd0};
+    mpq_used = mx_tail[31:0] - mx_head[31:0];
+    mpq_idx  = mx_tail[31:0] & (mpq_size - 32'd1);
+    mpq_addr = mx_base[47:0] + {9'd0, mpq_idx, 7'd0};
   end
 
 
@@ -364,7 +382,7 @@ module nic_rx #(
       h_q <= '0; flit_q <= '0; m_ok_q <= 1'b0; m_status_q <= '0; m_end_q <= '0;
       c_ok_q <= 1'b0; n_ok_q <= 1'b0; n_pend_q <= 1'b0; c_vpn_q <= '0; c_ppn_q <= '0;
       n_vpn_q <= '0; n_ppn_q <= '0; ans_q <= 1'b0; ans_status_q <= '0; mp_word_q <= '0;
-      mpq_tail_o <= '0; mpq_irq_o <= '0; rx_err_valid_o <= 1'b0; rx_err_o <= '0;
+      mpq_irq_o <= '0; rx_err_valid_o <= 1'b0; rx_err_o <= '0;
       n_gen_q <= 1'b0; m_gen_q <= 1'b0; out_q <= 1'b0; ans_ev_q <= 1'b0; m_key_q <= '0; m_vp_q <= '0; m_phys_q <= 1'b0;
       rev_st_q <= '0; hb_addr_q <= '0; hb_len_q <= '0; hb_data_q <= '0;
     end else begin
@@ -449,7 +467,7 @@ module nic_rx #(
               end
             end
             nic_formats_pkg::NIC_PKT_TYPE_MP: begin
-              mp_word_q <= (64'(!mpq_tail_o[32'(h.dst_vp)*32 + 32'(mpq_log2_i[32'(h.dst_vp)*5 +: 5])]) << nic_formats_pkg::NIC_MP_HEAD_PHASE_LSB)
+              mp_word_q <= (64'(!mx_tail[32 + 32'(mx_log2[5 +: 5])]) << nic_formats_pkg::NIC_MP_HEAD_PHASE_LSB)
                            | (64'(h.aux[31:16]) << nic_formats_pkg::NIC_MP_HEAD_TAG_LSB) | (64'(h.len[6:0]) << nic_formats_pkg::NIC_MP_HEAD_LEN_LSB)
                            | (64'(h.src_vp) << nic_formats_pkg::NIC_MP_HEAD_SRC_VP_LSB) | 64'(h.src_node);
               state_q <= SMp;
@@ -507,7 +525,6 @@ module nic_rx #(
                 if (h_q.ptype == nic_formats_pkg::NIC_PKT_TYPE_READ_DATA) state_q <= SDone;
                 else if (!h_q.rev) state_q <= SAck;
               end else if (state_q == SMp) begin
-                mpq_tail_o[32'(h_q.dst_vp)*32 +: 32] <= mpq_tail_o[32'(h_q.dst_vp)*32 +: 32] + 32'd1;
                 mpq_irq_o[h_q.dst_vp] <= 1'b1;
                 ans_status_q <= nic_formats_pkg::NIC_STATUS_OK;
                 state_q <= SAck;
