@@ -19,7 +19,6 @@ hpcnet_model(PREFIX Vnic_inval TOP nic_inval SOURCES ${NIC_RTL})
 hpcnet_model(PREFIX Vnic_inval_h2 TOP nic_inval SOURCES ${NIC_RTL} ARGS -GHolders=2 -GRdW=3)
 # The NIC (sim/nic: the device of the two-node system) with the defaults of docs/nic.md.
 hpcnet_model(PREFIX Vnic_top TOP nic_top SOURCES ${NIC_RTL})
-hpcnet_model(PREFIX Vnic_vp_err_s TOP nic_vp_err SOURCES ${NIC_RTL} ARGS -GNumVp=5 -GPorts=3 -GDepth=2)
 # nic_dq: the default DQs (32 VPs of 512 words) and a small variant (5 VPs: the VP index does not
 # fill its bits; 32-word DQs: full DQs, drops and stalls happen often).
 hpcnet_model(PREFIX Vnic_dq TOP nic_dq SOURCES ${NIC_RTL})
@@ -39,3 +38,6 @@ hpcnet_model(PREFIX Vnic_rdfifo_d2 TOP nic_rdfifo SOURCES ${NIC_RTL} ARGS -GDept
 hpcnet_model(PREFIX Vnic_ackgen TOP nic_ackgen SOURCES ${NIC_RTL} ARGS -GReqDepth=2)
 hpcnet_model(PREFIX Vnic_epoch_drop TOP nic_epoch_drop SOURCES ${NIC_RTL})
 hpcnet_model(PREFIX Vnic_epoch_drop_m2 TOP nic_epoch_drop SOURCES ${NIC_RTL} ARGS -GMsgW=2)
+# The VP error words (test_nic_vp_err.cpp): 5 VPs (the index does not fill its bits), 3 reporters
+# with queues of 2 (the DQ-overflow queue fills).
+hpcnet_model(PREFIX Vnic_vp_err_s TOP nic_vp_err SOURCES ${NIC_RTL} ARGS -GNumVp=5 -GPorts=3 -GDepth=2)
