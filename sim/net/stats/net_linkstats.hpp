@@ -1,4 +1,4 @@
-// sim/net/net_linkstats.hpp: per-link and per-router statistics of a Verilated mesh or torus,
+// sim/net/stats/net_linkstats.hpp: per-link and per-router statistics of a Verilated mesh or torus,
 // read from the routers' public state (rtr_router.sv, /*verilator public_flat_rd*/; rtr_state.hpp
 // samples it), and latency histograms. Optional: NetSimBase::enable_link_stats() turns them on
 // (off by default: a run without them executes no extra code but one test per cycle).

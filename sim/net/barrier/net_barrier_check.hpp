@@ -1,4 +1,4 @@
-// sim/net/net_barrier_check.hpp: the guarantees of the barrier and the half barrier (seed 002,
+// sim/net/barrier/net_barrier_check.hpp: the guarantees of the barrier and the half barrier (seed 002,
 // docs/barrier.md), checked on logs, independent of the RTL and of how the barrier is built
 // (multiphase, all-to-all, the SSM's tree): it is fed what the nodes see.
 //

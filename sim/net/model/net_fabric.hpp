@@ -1,4 +1,4 @@
-// sim/net/net_fabric.hpp: the router network (a Verilated mesh driven by NetSim) as a fabric of
+// sim/net/model/net_fabric.hpp: the router network (a Verilated mesh driven by NetSim) as a fabric of
 // the cluster's step loop. Router n's injection and ejection ports are node n's network port;
 // today the engine's per-node traffic source and sink (Bernoulli packets of the chosen pattern and
 // load, checked on ejection: right destination, every packet once, payload intact) drive them; the
@@ -13,7 +13,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/net/net_sim.hpp"
+#include "sim/net/model/net_sim.hpp"
 #include "sim/system/fabric.hpp"
 
 namespace hpcnet::sim {

@@ -1,6 +1,10 @@
-// sim/net/net_joined.hpp: a mesh or torus of any size, chosen at run time, built from copies of
-// one block model (Vnet_blk_*: rtr_router with every boundary port external, Ext = 1) joined port
-// to port in C++ (docs/net_sim.md, Meshes of any size).
+// sim/net/model/net_joined.hpp: NetJoined<V>, a network of copies of one block model V
+// (rtr_router with every boundary port external, Ext = 1) joined port to port in C++, on one
+// thread or on T threads (docs/net_sim.md): the one way blocks are joined. Two kinds of model use it:
+//   split meshes  Vnet_mesh_<K0>x<K1>_<mode>_t<T>: T blocks of K0 x K1/T routers stacked along Y,
+//                 one per thread (the spec's threads; NetSpec::model_block);
+//   any size      the Vnet_blk_* blocks tiling a mesh or torus of any size chosen at run time
+//                 (the spec's block, joined_spec: Meshes of any size).
 //
 // Tiling: blocks of B0 x B1 (x B2) routers in a grid of ceil(K/B) blocks per dimension. Block
 // (i, j, l) holds the routers at (i*B0 + x, j*B1 + y, l*B2 + z); a router beyond the network's
@@ -21,12 +25,15 @@
 //
 // Threads (spec.threads = T > 1): the blocks in T groups of whole block rows along the highest
 // dimension (Y in 2-D, Z in 3-D; K must divide into T groups of whole blocks), group t run on
-// thread t of a LockstepPool with its own engine shard, as a split mesh (net_sim.hpp): a group
-// copies the links inside it itself, and the links to the neighbouring groups go through
-// outboxes of two cycle parities (a group writes this cycle's, its neighbours read the last
-// cycle's), so the inputs each block registers at an edge are the same as on one thread.
-// FST trace: block 0 only (routers 0..B0-1 of the first rows), as a split mesh traces its first
-// block; trace a whole-mesh model to see every router.
+// thread t of a LockstepPool with its own engine shard: a group's thread does all the work of its
+// nodes (creates their packets, presents their flits, hands their handshakes to the engine,
+// evaluates its blocks), so that their memory stays in the cache of its core. A group copies the
+// links inside it itself, and the links to the neighbouring groups go through outboxes of two
+// cycle parities (a group writes this cycle's, its neighbours read the last cycle's), so the
+// inputs each block registers at an edge are the same as on one thread. The calling thread then
+// settles the cycle (NetEngine::end_cycle: deliveries, statistics, watchdog).
+// FST trace: block 0 only (routers 0..B0-1 of the first rows); trace a whole-mesh model to see
+// every router.
 #pragma once
 
 #include <algorithm>
@@ -39,8 +46,9 @@
 #include <fmt/format.h>
 
 #include "sim/core/harness.hpp"
-#include "sim/net/net_sim.hpp"
-#include "sim/net/rtr_state.hpp"
+#include "sim/net/model/lockstep.hpp"
+#include "sim/net/model/net_sim.hpp"
+#include "sim/net/model/rtr_state.hpp"
 
 namespace hpcnet::sim {
 
@@ -48,18 +56,22 @@ template <class V>
 class NetJoined final : public NetSimBase {
  public:
   NetJoined(const NetSpec& spec, TraceWindow trace)
-      : NetSimBase(checked(spec)), L_(spec), nt_(spec.threads), pool_(spec.threads) {
+      : NetSimBase(checked(spec)), L_(spec), B_(spec.model_block()), nt_(spec.threads), pool_(spec.threads) {
     const MeshShape& s = spec.shape;
     nn_ = 2 * s.dims;
-    br_ = spec.block[0] * spec.block[1] * spec.block[2];
-    if (br_ > 64) throw std::logic_error(fmt::format("NetJoined: blocks of {} routers (at most 64)", br_));
+    br_ = B_[0] * B_[1] * B_[2];
+    nc_ = (br_ + 63) / 64;
     if (const std::string err = joined_error(spec); !err.empty()) throw std::invalid_argument(err);
-    for (unsigned d = 0; d < 3; ++d) nb_[d] = (s.k[d] + spec.block[d] - 1) / spec.block[d];
+    for (unsigned d = 0; d < 3; ++d) nb_[d] = (s.k[d] + B_[d] - 1) / B_[d];
     const unsigned blocks = nb_[0] * nb_[1] * nb_[2];
+    const size_t data_bits = static_cast<size_t>(br_) * spec.flit_bits;
+    if (netport::bits_of<decltype(V::inj_data_i)>() < data_bits || netport::bits_of<decltype(V::ej_data_o)>() < data_bits ||
+        netport::bits_of<decltype(V::inj_valid_i)>() < br_)
+      throw std::logic_error("NetJoined: model " + spec.model + " has ports narrower than its spec " + spec.label());
     node_.assign(static_cast<size_t>(blocks) * br_, -1);
     where_.resize(s.nodes());
-    used_.assign(blocks, 0);
-    vmask_.assign(blocks, 0);
+    used_.assign(static_cast<size_t>(blocks) * nc_, 0);
+    vmask_.assign(static_cast<size_t>(blocks) * nc_, 0);
     for (unsigned b = 0; b < blocks; ++b) {
       h_.push_back(std::make_unique<Harness<V>>(312.5, b == 0 ? trace : TraceWindow::off()));  // traced: block 0
       for (unsigned l = 0; l < br_; ++l) {
@@ -68,27 +80,19 @@ class NetJoined final : public NetSimBase {
         const unsigned n = s.id({static_cast<int>(c[0]), static_cast<int>(c[1]), static_cast<int>(c[2])});
         node_[static_cast<size_t>(b) * br_ + l] = static_cast<int>(n);
         where_[n] = {b, l};
-        used_[b] |= uint64_t{1} << l;
+        used_[static_cast<size_t>(b) * nc_ + l / 64] |= uint64_t{1} << (l % 64);
       }
     }
     connect();
     group_blocks();
     engine_.set_state_dump([this] { return dump_routers(engine_.spec(), nblocks(), br_, root_of(), node_of()); });
     reset_model();
-    for (auto& h : h_) {
-      const unsigned got = HPCNET_RTR_STATE((*h->dut().rootp), credlim_q);
-      if (got != L_.lim)
-        throw std::logic_error(fmt::format("NetJoined: {}: a block advertises {} credits per output after reset, expected {}",
-                                           spec.label(), got, L_.lim));
-    }
+    for (auto& h : h_) check_reset_credits(spec, L_, *h->dut().rootp, "NetJoined");
   }
 
   RouterWaits router_waits() override {
     RouterWaits w;
-    for (auto& h : h_) {
-      w.max_wait = std::max<uint64_t>(w.max_wait, rtr_max_wait(engine_.spec(), *h->dut().rootp, br_));
-      w.hold_cycles = std::max<uint64_t>(w.hold_cycles, HPCNET_RTR_STATE((*h->dut().rootp), holdcyc_q));
-    }
+    for (auto& h : h_) fold_rtr_waits(engine_.spec(), *h->dut().rootp, br_, w.max_wait, w.hold_cycles);
     return w;
   }
   unsigned nblocks() const { return static_cast<unsigned>(h_.size()); }
@@ -102,7 +106,7 @@ class NetJoined final : public NetSimBase {
       netport::zero(m.in_valid_i);
       netport::zero(m.out_cred_i);
       netport::zero(m.out_en_i);
-      vmask_[b] = 0;
+      std::fill_n(&vmask_[static_cast<size_t>(b) * nc_], nc_, 0);
       for (unsigned l = 0; l < br_; ++l) {
         const int n = node_[static_cast<size_t>(b) * br_ + l];
         netport::set_bit(m.ej_ready_i, l, n < 0 || ((ready[n >> 6] >> (n & 63)) & 1));
@@ -165,7 +169,8 @@ class NetJoined final : public NetSimBase {
       const bool v = e.presenting(n);
       if (v) std::copy_n(e.stage(n), words, m.inj_data_i.data() + static_cast<size_t>(l) * words);
       netport::set_bit(m.inj_valid_i, l, v);
-      vmask_[b] = v ? vmask_[b] | uint64_t{1} << l : vmask_[b] & ~(uint64_t{1} << l);
+      uint64_t& vm = vmask_[static_cast<size_t>(b) * nc_ + l / 64];
+      vm = v ? vm | uint64_t{1} << (l % 64) : vm & ~(uint64_t{1} << (l % 64));
     }
     e.clear_changed(t);
     // the links from the neighbouring groups: their outputs after the last edge
@@ -183,19 +188,23 @@ class NetJoined final : public NetSimBase {
     for (unsigned b : g.blocks) {
       V& m = h_[b]->dut();
       const int* nodes = &node_[static_cast<size_t>(b) * br_];
-      uint64_t rmask = used_[b];
-      if (bp) {
-        rmask = 0;
-        for (unsigned l = 0; l < br_; ++l)
-          if (nodes[l] >= 0 && ((ready[nodes[l] >> 6] >> (nodes[l] & 63)) & 1)) rmask |= uint64_t{1} << l;
-        for (unsigned l = 0; l < br_; ++l) netport::set_bit(m.ej_ready_i, l, nodes[l] < 0 || (rmask >> l & 1));
-      }
-      for (uint64_t acc = vmask_[b] & netport::chunk64(m.inj_ready_o, 0); acc; acc &= acc - 1)
-        e.accepted(static_cast<unsigned>(nodes[__builtin_ctzll(acc)]));
       const uint32_t* ej = m.ej_data_o.data();
-      for (uint64_t out = rmask & netport::chunk64(m.ej_valid_o, 0); out; out &= out - 1) {
-        const unsigned l = static_cast<unsigned>(__builtin_ctzll(out));
-        e.ejected(static_cast<unsigned>(nodes[l]), ej + static_cast<size_t>(l) * words);
+      // per 64 routers of the block: lane l = 64c + bit
+      for (unsigned c = 0; c < nc_; ++c) {
+        const unsigned l0 = c * 64, l1 = std::min(br_, l0 + 64);
+        uint64_t rmask = used_[static_cast<size_t>(b) * nc_ + c];
+        if (bp) {
+          rmask = 0;
+          for (unsigned l = l0; l < l1; ++l)
+            if (nodes[l] >= 0 && ((ready[nodes[l] >> 6] >> (nodes[l] & 63)) & 1)) rmask |= uint64_t{1} << (l - l0);
+          for (unsigned l = l0; l < l1; ++l) netport::set_bit(m.ej_ready_i, l, nodes[l] < 0 || (rmask >> (l - l0) & 1));
+        }
+        for (uint64_t acc = vmask_[static_cast<size_t>(b) * nc_ + c] & netport::chunk64(m.inj_ready_o, c); acc; acc &= acc - 1)
+          e.accepted(static_cast<unsigned>(nodes[l0 + static_cast<unsigned>(__builtin_ctzll(acc))]));
+        for (uint64_t out = rmask & netport::chunk64(m.ej_valid_o, c); out; out &= out - 1) {
+          const unsigned l = l0 + static_cast<unsigned>(__builtin_ctzll(out));
+          e.ejected(static_cast<unsigned>(nodes[l]), ej + static_cast<size_t>(l) * words);
+        }
       }
     }
     uint32_t moved = 0;
@@ -240,7 +249,7 @@ class NetJoined final : public NetSimBase {
 
   // Router l of block b: its coordinates in the network (may lie beyond the edge).
   std::array<unsigned, 3> global(unsigned b, unsigned l) const {
-    const auto& B = engine_.spec().block;
+    const auto& B = B_;
     const unsigned bi = b % nb_[0], bj = (b / nb_[0]) % nb_[1], bk = b / (nb_[0] * nb_[1]);
     return {bi * B[0] + l % B[0], bj * B[1] + (l / B[0]) % B[1], bk * B[2] + l / (B[0] * B[1])};
   }
@@ -248,7 +257,7 @@ class NetJoined final : public NetSimBase {
   // (a mesh: inside the network's grid of blocks; a torus: round the ring, radix > 1).
   void connect() {
     const MeshShape& s = engine_.spec().shape;
-    const auto& B = engine_.spec().block;
+    const auto& B = B_;
     for (unsigned b = 0; b < nblocks(); ++b) {
       const unsigned bc[3] = {b % nb_[0], (b / nb_[0]) % nb_[1], b / (nb_[0] * nb_[1])};
       for (unsigned l = 0; l < br_; ++l) {
@@ -340,13 +349,15 @@ class NetJoined final : public NetSimBase {
   }
 
   static const NetSpec& checked(const NetSpec& s) {
-    if (!s.joined()) throw std::logic_error("NetJoined: the spec names no block size");
+    if (!s.joined() && s.threads < 2) throw std::logic_error("NetJoined: the spec names neither a block size nor threads (a split mesh)");
     if (const std::string err = s.buf_error(); !err.empty()) throw std::invalid_argument(err);
     return s;
   }
 
   const RtrLayout L_;
+  const std::array<unsigned, 3> B_;  // routers of a block per dimension
   unsigned nn_ = 4, br_ = 1;
+  unsigned nc_ = 1;  // 64-router words of a block's lanes (used_, vmask_)
   std::array<unsigned, 3> nb_{1, 1, 1};
   std::vector<std::unique_ptr<Harness<V>>> h_;
   std::vector<int> node_;  // block b's router l: node id, or -1 beyond the network's edge
@@ -354,8 +365,8 @@ class NetJoined final : public NetSimBase {
     unsigned block, lane;
   };
   std::vector<Where> where_;     // node -> its block and router in it
-  std::vector<uint64_t> used_;   // per block: routers with a node
-  std::vector<uint64_t> vmask_;  // per block: injection valid bits
+  std::vector<uint64_t> used_;   // per block, nc_ words: routers with a node
+  std::vector<uint64_t> vmask_;  // per block, nc_ words: injection valid bits
   std::vector<Conn> conn_;
   const unsigned nt_;  // threads (groups)
   std::vector<std::unique_ptr<Group>> grp_;
@@ -364,10 +375,5 @@ class NetJoined final : public NetSimBase {
   alignas(64) uint64_t cycle_ = 0;
   bool hold_ = false;  // the blocks' starving flags after the last edge, ORed: every block's hold_i
 };
-
-template <class V>
-std::unique_ptr<NetSimBase> make_joined_sim(const NetSpec& s, TraceWindow w) {
-  return std::make_unique<NetJoined<V>>(s, std::move(w));
-}
 
 }  // namespace hpcnet::sim

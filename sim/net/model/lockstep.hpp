@@ -1,4 +1,4 @@
-// sim/net/lockstep.hpp: a pool of threads that run one step of work per index in lock step
+// sim/net/model/lockstep.hpp: a pool of threads that run one step of work per index in lock step
 // (NetSim: the blocks of a split mesh evaluate their clock edge in parallel, docs/net_sim.md).
 //
 // run(fn) calls fn(i) once for every i in 0..size()-1 and returns when all calls are done: the

@@ -1,5 +1,5 @@
 // net_sim.cpp: run methodology and the model lookup of net_sim.hpp.
-#include "sim/net/net_sim.hpp"
+#include "sim/net/model/net_sim.hpp"
 
 #include <sys/resource.h>
 #include <time.h>
@@ -292,10 +292,11 @@ NetSpec joined_spec(const NetModelInfo& m, const MeshShape& shape, unsigned buf_
 
 std::string joined_error(const NetSpec& s) {
   const MeshShape& sh = s.shape;
+  const std::array<unsigned, 3> blk = s.model_block();
   for (unsigned d = 0; d < 3; ++d)
-    if (sh.torus && sh.k[d] % s.block[d] != 0)
-      return fmt::format("{}: a torus is tiled by whole blocks: {} does not divide the radix {}", s.label(), s.block[d], sh.k[d]);
-  const unsigned top = sh.dims - 1, b = s.block[top], rows = (sh.k[top] + b - 1) / b;
+    if (sh.torus && sh.k[d] % blk[d] != 0)
+      return fmt::format("{}: a torus is tiled by whole blocks: {} does not divide the radix {}", s.label(), blk[d], sh.k[d]);
+  const unsigned top = sh.dims - 1, b = blk[top], rows = (sh.k[top] + b - 1) / b;
   if (s.threads == 0 || (s.threads > 1 && (rows % s.threads != 0 || rows * b != sh.k[top])))
     return fmt::format("{}: {} threads need the radix {} of dimension {} in {} equal groups of whole blocks of {}", s.label(),
                        s.threads, sh.k[top], top, s.threads, b);

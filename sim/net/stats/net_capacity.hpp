@@ -1,4 +1,4 @@
-// sim/net/net_capacity.hpp: the ideal throughput of a traffic pattern on a mesh or torus, from its
+// sim/net/stats/net_capacity.hpp: the ideal throughput of a traffic pattern on a mesh or torus, from its
 // traffic matrix (Traffic::dest_probs) and channel loads, the analysis of Dally and Towles
 // ("Principles and Practices of Interconnection Networks", ch. 3): every non-silent node offers
 // the same load; the throughput limit is the offered load (flits/node/cycle) at which the busiest
@@ -6,8 +6,8 @@
 // measured saturation loads can be read against it (docs/net_sim.md, Saturation).
 #pragma once
 
-#include "sim/net/net_traffic.hpp"
 #include "sim/net/net_types.hpp"
+#include "sim/net/traffic/net_traffic.hpp"
 
 namespace hpcnet::sim {
 

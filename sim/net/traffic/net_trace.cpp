@@ -1,5 +1,5 @@
 // net_trace.cpp: see net_trace.hpp.
-#include "sim/net/net_trace.hpp"
+#include "sim/net/traffic/net_trace.hpp"
 
 #include <algorithm>
 #include <charconv>

@@ -1,5 +1,5 @@
 // lockstep.cpp: LockstepPool (lockstep.hpp).
-#include "sim/net/lockstep.hpp"
+#include "sim/net/model/lockstep.hpp"
 
 #include <bit>
 #include <stdexcept>

@@ -1,4 +1,4 @@
-// sim/net/rtr_state.hpp: reading a Verilated router model: its ports (scalars and VlWide alike)
+// sim/net/model/rtr_state.hpp: reading a Verilated router model: its ports (scalars and VlWide alike)
 // and the routers' public state (rtl/router/rtr_router.sv, /*verilator public_flat_rd*/) of a
 // whole mesh (net_mesh's u_net) or of a block (rtr_router itself): the watchdog's dump of the
 // blocked buffers and the link statistics' sampler (net_linkstats.hpp). Both take the block's
@@ -6,14 +6,16 @@
 // outside the network, net_joined.hpp).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 
 #include <fmt/format.h>
 
-#include "sim/net/net_linkstats.hpp"
 #include "sim/net/net_types.hpp"
+#include "sim/net/stats/net_linkstats.hpp"
 
 namespace hpcnet::sim {
 
@@ -121,6 +123,25 @@ uint64_t rtr_max_wait(const NetSpec& sp, const Root& st, unsigned routers) {
         if (waiting) w = std::max<uint64_t>(w, static_cast<uint32_t>(cyc - stamp_q[(r * L.np + p) * L.ns + s]));
       }
   return w;
+}
+
+// One model's routers into a network's figures (NetSimBase::RouterWaits): the longest wait of a
+// granted packet (rtr_max_wait) and the cycles its injection ports were held (holdcyc_q), each the
+// largest over the models so far.
+template <class Root>
+void fold_rtr_waits(const NetSpec& sp, const Root& st, unsigned routers, uint64_t& max_wait, uint64_t& hold_cycles) {
+  max_wait = std::max<uint64_t>(max_wait, rtr_max_wait(sp, st, routers));
+  hold_cycles = std::max<uint64_t>(hold_cycles, HPCNET_RTR_STATE(st, holdcyc_q));
+}
+
+// After reset: the credits a model's outputs advertise are those of the run-time depth (the
+// depth took effect); std::logic_error naming `driver` otherwise.
+template <class Root>
+void check_reset_credits(const NetSpec& sp, const RtrLayout& L, const Root& st, const char* driver) {
+  const unsigned got = HPCNET_RTR_STATE(st, credlim_q);
+  if (got != L.lim)
+    throw std::logic_error(fmt::format("{}: {}: a model advertises {} credits per output after reset, expected {}", driver,
+                                       sp.label(), got, L.lim));
 }
 
 // The routers of one model with state, appended to `out` (at most 64 in all, counted in `shown`):

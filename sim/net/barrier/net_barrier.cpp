@@ -1,5 +1,5 @@
 // net_barrier.cpp: NetBarrier (net_barrier.hpp).
-#include "sim/net/net_barrier.hpp"
+#include "sim/net/barrier/net_barrier.hpp"
 
 #include <algorithm>
 

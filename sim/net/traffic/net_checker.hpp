@@ -1,4 +1,4 @@
-// sim/net/net_checker.hpp: the flit format the traffic generator writes and the checker that
+// sim/net/traffic/net_checker.hpp: the flit format the traffic generator writes and the checker that
 // verifies every delivered flit.
 //
 // Flit = flit_bits/32 words of 32 bits (word i = bits [32i+31:32i]); at least 5 words.

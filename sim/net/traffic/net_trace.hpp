@@ -1,4 +1,4 @@
-// sim/net/net_trace.hpp: packet traces, a traffic source read from a file (docs/net_sim.md, Trace-driven
+// sim/net/traffic/net_trace.hpp: packet traces, a traffic source read from a file (docs/net_sim.md, Trace-driven
 // traffic). Text, one message a line, fields separated by blanks:
 //
 //   # comment (a '#' starts a comment anywhere on a line; blank lines are skipped)

@@ -1,4 +1,4 @@
-// sim/net/net_alltoall.hpp: the all-to-all one-sided barrier (seed 002; docs/barrier.md), the
+// sim/net/barrier/net_alltoall.hpp: the all-to-all one-sided barrier (seed 002; docs/barrier.md), the
 // baseline of the multiphase barrier. It lives above any network that carries packets and reports
 // their delivery (no RTL): at its call a node queues one barrier packet to every other node, behind
 // the data it queued before; it may leave when it holds a barrier packet of this barrier from every
@@ -25,7 +25,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "sim/net/net_barrier_check.hpp"
+#include "sim/net/barrier/net_barrier_check.hpp"
 
 namespace hpcnet::sim {
 

@@ -1,5 +1,5 @@
 // net_linkstats.cpp: see net_linkstats.hpp.
-#include "sim/net/net_linkstats.hpp"
+#include "sim/net/stats/net_linkstats.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/net/net_engine.hpp"
+#include "sim/net/traffic/net_engine.hpp"
 
 namespace hpcnet::sim {
 

@@ -1,5 +1,5 @@
 // net_checker.cpp: see net_checker.hpp.
-#include "sim/net/net_checker.hpp"
+#include "sim/net/traffic/net_checker.hpp"
 
 #include <algorithm>
 #include <stdexcept>

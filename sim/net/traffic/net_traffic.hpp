@@ -1,4 +1,4 @@
-// sim/net/net_traffic.hpp: synthetic traffic patterns (destination of each new packet).
+// sim/net/traffic/net_traffic.hpp: synthetic traffic patterns (destination of each new packet).
 //
 // Patterns (docs/net_sim.md has the table with examples):
 //   uniform     every other node with equal probability (never the source itself)

@@ -1,5 +1,5 @@
-// sim/net/net_alltoall.cpp: see net_alltoall.hpp.
-#include "sim/net/net_alltoall.hpp"
+// sim/net/barrier/net_alltoall.cpp: see net_alltoall.hpp.
+#include "sim/net/barrier/net_alltoall.hpp"
 
 #include <stdexcept>
 #include <string>

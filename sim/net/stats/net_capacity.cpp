@@ -1,5 +1,5 @@
 // net_capacity.cpp: see net_capacity.hpp.
-#include "sim/net/net_capacity.hpp"
+#include "sim/net/stats/net_capacity.hpp"
 
 #include <algorithm>
 #include <cstdlib>

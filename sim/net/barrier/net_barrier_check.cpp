@@ -1,5 +1,5 @@
-// sim/net/net_barrier_check.cpp: see net_barrier_check.hpp.
-#include "sim/net/net_barrier_check.hpp"
+// sim/net/barrier/net_barrier_check.cpp: see net_barrier_check.hpp.
+#include "sim/net/barrier/net_barrier_check.hpp"
 
 #include <algorithm>
 #include <sstream>

@@ -1,4 +1,4 @@
-// sim/net/net_barrier.hpp: barriers called by the nodes of a network simulation while the network
+// sim/net/barrier/net_barrier.hpp: barriers called by the nodes of a network simulation while the network
 // engine's own sources send background traffic (docs/barrier.md, Barriers in the network engine).
 //
 // Two methods on the same network:
@@ -35,9 +35,9 @@
 #include <string>
 #include <vector>
 
-#include "sim/net/net_alltoall.hpp"
-#include "sim/net/net_barrier_check.hpp"
-#include "sim/net/net_sim.hpp"
+#include "sim/net/barrier/net_alltoall.hpp"
+#include "sim/net/barrier/net_barrier_check.hpp"
+#include "sim/net/model/net_sim.hpp"
 
 namespace hpcnet::sim {
 
