@@ -1,5 +1,5 @@
-// bench/barrier/ssm_tree.cpp: the SSM's io=1 barrier over the global sync tree, measured.
-#include "barrier/ssm_tree.hpp"
+// ssm_tree_barrier.cpp: the SSM's io=1 barrier over the global sync tree, measured (ssm_tree_barrier.hpp).
+#include "sim/gsn/ssm_tree_barrier.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -10,13 +10,12 @@
 
 #include <fmt/format.h>
 
-#include "common/cli.hpp"
-#include "gsn/gsn_sizes.hpp"
 #include "hpcnet/gsn_formats.hpp"
 #include "hpcnet/ssm.h"
+#include "sim/gsn/gsn_fabric.hpp"
 #include "sim/gsn/gsn_system.hpp"
 
-namespace hpcnet::bench {
+namespace hpcnet::sim {
 namespace {
 
 constexpr uint64_t kBarrierAddr = 0x300000;  // the SSM address the barrier synchronizes on
@@ -32,9 +31,9 @@ void check_args(unsigned nodes, unsigned barriers, const SsmTreeOptions& o) {
     throw std::invalid_argument(fmt::format("measure_ssm_tree_barrier: late node {} of {} nodes", o.late_node, nodes));
 }
 
-const sim::GsnTreeFabric& tree_of(sim::GsnSystem& g) {
+const GsnTreeFabric& tree_of(GsnSystem& g) {
   for (size_t i = 0; i < g.cluster().num_fabrics(); ++i)
-    if (const auto* t = dynamic_cast<const sim::GsnTreeFabric*>(&g.cluster().fabric(i))) return *t;
+    if (const auto* t = dynamic_cast<const GsnTreeFabric*>(&g.cluster().fabric(i))) return *t;
   throw std::logic_error("measure_ssm_tree_barrier: the system has no sync tree");
 }
 
@@ -42,15 +41,15 @@ const sim::GsnTreeFabric& tree_of(sim::GsnSystem& g) {
 // message went up and the last leaf's k-th came down (every leaf sends and receives one per barrier).
 class LeafWatch {
  public:
-  explicit LeafWatch(sim::GsnSystem& g) {
-    for (unsigned i = 0; i < g.nodes(); ++i) ports_.push_back(&dynamic_cast<sim::SsmDevice&>(g.node(i).node.device(0)).gsn());
+  explicit LeafWatch(GsnSystem& g) {
+    for (unsigned i = 0; i < g.nodes(); ++i) ports_.push_back(&dynamic_cast<SsmDevice&>(g.node(i).node.device(0)).gsn());
     ups_.assign(ports_.size(), 0);
     downs_ = ups_;
   }
   // The handshakes of `cycle`: the ports keep the values the fabric sampled until the next cycle.
   void see(uint64_t cycle) {
     for (size_t i = 0; i < ports_.size(); ++i) {
-      const sim::GsnPort& p = *ports_[i];
+      const GsnPort& p = *ports_[i];
       if (p.up_valid && p.up_ready) note(last_up, ups_[i]++, cycle);
       if (p.dn_valid && p.dn_ready) note(last_down, downs_[i]++, cycle);
     }
@@ -62,14 +61,14 @@ class LeafWatch {
     if (last.size() <= k) last.resize(k + 1, 0);
     last[k] = std::max(last[k], cycle);
   }
-  std::vector<sim::GsnPort*> ports_;
+  std::vector<GsnPort*> ports_;
   std::vector<unsigned> ups_, downs_;
 };
 
 // fn(node, its platform) on every node's one thread (PE 0, thread 0), the threads started in the
 // same cycle; the leaves watched every cycle (if asked) until all have returned.
 template <class Fn>
-void on_every_node(sim::GsnSystem& g, LeafWatch* watch, Fn fn) {
+void on_every_node(GsnSystem& g, LeafWatch* watch, Fn fn) {
   unsigned returned = 0;
   for (unsigned n = 0; n < g.nodes(); ++n)
     g.spawn(n, 0, 0, [&g, &returned, fn, n] {
@@ -97,7 +96,7 @@ void add_latency(const SsmTreeDetail& d, SsmTreeBarrier& r, double clock_mhz) {
 }
 
 // The messages on the tree's links between two readings of the fabric's counts, per level and per barrier.
-void add_link_counts(const std::vector<sim::GsnLinkLevel>& before, const std::vector<sim::GsnLinkLevel>& after,
+void add_link_counts(const std::vector<GsnLinkLevel>& before, const std::vector<GsnLinkLevel>& after,
                      SsmTreeDetail& d, SsmTreeBarrier& r) {
   uint64_t msgs = 0;
   for (size_t l = 0; l < after.size(); ++l) {
@@ -120,10 +119,10 @@ SsmTreeBarrier measure_ssm_tree_barrier(unsigned nodes, unsigned barriers) {
 
 SsmTreeBarrier measure_ssm_tree_barrier(unsigned nodes, unsigned barriers, const SsmTreeOptions& o) {
   check_args(nodes, barriers, o);
-  sim::GsnSystemConfig cfg;
+  GsnSystemConfig cfg;
   cfg.nodes = nodes;
-  sim::GsnSystem g(cfg);
-  const sim::GsnTreeFabric& tree = tree_of(g);
+  GsnSystem g(cfg);
+  const GsnTreeFabric& tree = tree_of(g);
   if (tree.link_levels().empty())
     throw std::logic_error("measure_ssm_tree_barrier: the tree model exposes no node state to count its links by");
   unsigned failed = 0;
@@ -148,7 +147,7 @@ SsmTreeBarrier measure_ssm_tree_barrier(unsigned nodes, unsigned barriers, const
       d.release[b][node] = p.now_cycles();
     }
   });
-  if (failed) throw CheckFailed(fmt::format("measure_ssm_tree_barrier: {} io=1 barrier call(s) failed on {} nodes", failed, nodes));
+  if (failed) throw TreeBarrierFailed(fmt::format("measure_ssm_tree_barrier: {} io=1 barrier call(s) failed on {} nodes", failed, nodes));
 
   SsmTreeBarrier r;
   r.nodes = nodes;
@@ -158,11 +157,11 @@ SsmTreeBarrier measure_ssm_tree_barrier(unsigned nodes, unsigned barriers, const
   d.leaf_up_at_ports = tree.messages() - ports_before;
   // The tree's own part of each barrier, at the leaves: last message up -> last message down.
   if (watch.last_up.size() != barriers || watch.last_down.size() != barriers)
-    throw CheckFailed(fmt::format("measure_ssm_tree_barrier: {} up and {} down rounds at the leaves for {} barriers",
+    throw TreeBarrierFailed(fmt::format("measure_ssm_tree_barrier: {} up and {} down rounds at the leaves for {} barriers",
                                   watch.last_up.size(), watch.last_down.size(), barriers));
   for (unsigned b = 0; b < barriers; ++b) d.tree_cycles.push_back(watch.last_down[b] - watch.last_up[b]);
   if (o.detail) *o.detail = std::move(d);
   return r;
 }
 
-}  // namespace hpcnet::bench
+}  // namespace hpcnet::sim

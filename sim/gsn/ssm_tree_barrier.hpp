@@ -1,4 +1,4 @@
-// bench/barrier/ssm_tree.hpp: the SSM's inter-node barrier over the global sync tree, measured at
+// sim/gsn/ssm_tree_barrier.hpp: the SSM's inter-node barrier over the global sync tree, measured at
 // one node count: GsnSystem (one SSM per node, the Verilated gsn_tree between them, every node's
 // driver booted) with one thread per node calling ssm_barrier(addr, 1, io=1) through libssm, the
 // code a user program runs. The SSM side of the barrier comparison of issue 22 (docs/barrier.md:
@@ -14,7 +14,15 @@
 #include <cstdint>
 #include <vector>
 
-namespace hpcnet::bench {
+#include "sim/core/errors.hpp"
+
+namespace hpcnet::sim {
+
+// A barrier of the measurement failed: an io=1 call returned an error, or the leaves saw other
+// than one message up and one down per barrier.
+struct TreeBarrierFailed : SimError {
+  using SimError::SimError;
+};
 
 struct SsmTreeBarrier {
   unsigned nodes = 0;
@@ -36,7 +44,7 @@ struct SsmTreeBarrier {
 
 // Builds the cluster of `nodes` SSMs on the tree (2, 4, 16, 64: the built trees; anything else:
 // std::invalid_argument naming them), runs one warm-up barrier, then `barriers` (>= 1) back to back
-// on every node and measures. A barrier that fails throws CheckFailed (bench/common/cli.hpp).
+// on every node and measures. A barrier that fails throws TreeBarrierFailed.
 SsmTreeBarrier measure_ssm_tree_barrier(unsigned nodes, unsigned barriers);
 
 // What a measurement saw, for checks (tb/system/test_ssm_tree_barrier.cpp).
@@ -63,4 +71,4 @@ struct SsmTreeOptions {
 
 SsmTreeBarrier measure_ssm_tree_barrier(unsigned nodes, unsigned barriers, const SsmTreeOptions& options);
 
-}  // namespace hpcnet::bench
+}  // namespace hpcnet::sim
