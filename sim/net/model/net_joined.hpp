@@ -79,7 +79,7 @@ class NetJoined final : public NetSimBase {
         if (c[0] >= s.k[0] || c[1] >= s.k[1] || c[2] >= s.k[2]) continue;
         const unsigned n = s.id({static_cast<int>(c[0]), static_cast<int>(c[1]), static_cast<int>(c[2])});
         node_[static_cast<size_t>(b) * br_ + l] = static_cast<int>(n);
-        where_[n] = {b, l};
+        where_[n] = {&h_[b]->dut(), b, l};
         used_[static_cast<size_t>(b) * nc_ + l / 64] |= uint64_t{1} << (l % 64);
       }
     }
@@ -164,8 +164,8 @@ class NetJoined final : public NetSimBase {
     const unsigned words = e.words();
     if (nt_ > 1) e.generate(t);
     for (uint32_t n : e.changed(t)) {
-      const auto [b, l] = where_[n];
-      V& m = h_[b]->dut();
+      const auto [mp, b, l] = where_[n];
+      V& m = *mp;
       const bool v = e.presenting(n);
       if (v) std::copy_n(e.stage(n), words, m.inj_data_i.data() + static_cast<size_t>(l) * words);
       netport::set_bit(m.inj_valid_i, l, v);
@@ -175,13 +175,13 @@ class NetJoined final : public NetSimBase {
     e.clear_changed(t);
     // the links from the neighbouring groups: their outputs after the last edge
     for (const Xin& x : g.in) {
-      const Outbox& ob = grp_[x.from]->out[par];
-      V& m = h_[x.block]->dut();
+      const Outbox& ob = *x.box[par];
+      V& m = *x.m;
       const bool v = ob.valid[x.slot];
       netport::set_bit(m.in_valid_i, x.port, v);
       if (v) std::copy_n(&ob.data[static_cast<size_t>(x.slot) * words], words, m.in_data_i.data() + static_cast<size_t>(x.port) * words);
     }
-    for (const Xin& x : g.cin) netport::set_bit(h_[x.block]->dut().out_cred_i, x.port, grp_[x.from]->out[par].cred[x.slot]);
+    for (const Xin& x : g.cin) netport::set_bit(x.m->out_cred_i, x.port, x.box[par]->cred[x.slot]);
     const bool bp = e.ej_backpressure();
     const uint64_t* ready = e.ej_ready_bits();
     // the handshakes of this cycle (the outputs after the last edge)
@@ -232,13 +232,13 @@ class NetJoined final : public NetSimBase {
     Outbox& ob = g.out[par ^ (nt_ > 1 ? 1u : 0u)];
     for (size_t i = 0; i < g.xout.size(); ++i) {
       const Xout& x = g.xout[i];
-      const V& m = h_[x.block]->dut();
+      const V& m = *x.m;
       const bool v = netport::field(m.out_valid_o, x.port, 1);
       ob.valid[i] = v;
       if (v) std::copy_n(m.out_data_o.data() + static_cast<size_t>(x.port) * words, words, &ob.data[i * words]);
     }
     for (size_t i = 0; i < g.xcred.size(); ++i)
-      ob.cred[i] = static_cast<uint8_t>(netport::field(h_[g.xcred[i].block]->dut().in_cred_o, g.xcred[i].port, 1));
+      ob.cred[i] = static_cast<uint8_t>(netport::field(g.xcred[i].m->in_cred_o, g.xcred[i].port, 1));
   }
 
   // A joined link: block a's boundary output (router-port index ap = router * NN + port) into
@@ -282,20 +282,23 @@ class NetJoined final : public NetSimBase {
     }
   }
 
-  // A boundary port of a block that a link to another group uses.
-  struct Xout {
-    unsigned block, port;
-  };
-  // An input (flit into block's input `port`, or credit into its output `port`) fed by slot `slot`
-  // of group `from`'s outbox.
-  struct Xin {
-    unsigned block, port, from, slot;
-  };
   // A group's boundary outputs to the other groups after its edge: flits of xout[i] at slot i,
   // credit pulses of xcred[i] at slot i. Written by the group's thread, read by its neighbours'.
   struct alignas(64) Outbox {
     std::vector<uint8_t> valid, cred;
     std::vector<uint32_t> data;
+  };
+  // A boundary port of a block (its model m) that a link to another group uses.
+  struct Xout {
+    const V* m;
+    unsigned port;
+  };
+  // An input of model m (a flit into its input `port`, or a credit into its output `port`) fed by
+  // slot `slot` of the sending group's outbox of each cycle parity (box).
+  struct Xin {
+    V* m;
+    unsigned port, slot;
+    const Outbox* box[2];
   };
   struct alignas(64) Group {
     std::vector<unsigned> blocks;
@@ -324,10 +327,12 @@ class NetJoined final : public NetSimBase {
         continue;
       }
       Group &A = *grp_[ga], &B = *grp_[gb];
-      B.in.push_back({c.b, c.bp, ga, static_cast<unsigned>(A.xout.size())});
-      A.xout.push_back({c.a, c.ap});
-      A.cin.push_back({c.a, c.ap, gb, static_cast<unsigned>(B.xcred.size())});
-      B.xcred.push_back({c.b, c.bp});
+      V* ma = &h_[c.a]->dut();
+      V* mb = &h_[c.b]->dut();
+      B.in.push_back({mb, c.bp, static_cast<unsigned>(A.xout.size()), {&A.out[0], &A.out[1]}});
+      A.xout.push_back({ma, c.ap});
+      A.cin.push_back({ma, c.ap, static_cast<unsigned>(B.xcred.size()), {&B.out[0], &B.out[1]}});
+      B.xcred.push_back({mb, c.bp});
     }
     for (auto& g : grp_)
       for (auto& box : g->out) {
@@ -362,9 +367,10 @@ class NetJoined final : public NetSimBase {
   std::vector<std::unique_ptr<Harness<V>>> h_;
   std::vector<int> node_;  // block b's router l: node id, or -1 beyond the network's edge
   struct Where {
+    V* m;
     unsigned block, lane;
   };
-  std::vector<Where> where_;     // node -> its block and router in it
+  std::vector<Where> where_;     // node -> its block (and its model) and router in it
   std::vector<uint64_t> used_;   // per block, nc_ words: routers with a node
   std::vector<uint64_t> vmask_;  // per block, nc_ words: injection valid bits
   std::vector<Conn> conn_;
