@@ -3,7 +3,7 @@
 // RDMA library), driven through the RDMA user library (hpcnet/rdma.h) from simulated threads:
 //   latency    ping-pong one-way latency against size for DMA-fetched descriptors, PIO
 //              (write-combined) descriptors and immediate writes, against the paper's figures,
-//              and the breakdown of the smallest message into stages (NicProbe);
+//              and the breakdown of the smallest message into stages (sim::NicProbe);
 //   bandwidth  streaming RDMA write against size, against the modelled bottleneck;
 //   read       the same for RDMA read;
 //   vps        32 VPs of node 0 streaming at once: aggregate and spread;
@@ -24,7 +24,7 @@
 #include "hpcnet/rdma.h"
 #include "link/link_faults.hpp"
 #include "sim/nic/nic_pair.hpp"
-#include "sim/system/fabric.hpp"
+#include "sim/nic/nic_probe.hpp"
 
 namespace hpcnet::bench::nicb {
 
@@ -80,29 +80,6 @@ struct Buf {
   rdma_addr at(uint64_t off) const { return {key, va + off}; }
 };
 
-// Observer of one two-node system (a fabric of its cluster: sampled every cycle after the host
-// models, so it sees every handshake of the cycle). While armed it records, per node, the
-// cycles of MMIO writes accepted by the NIC, DMA read requests and last read frames accepted,
-// head flits sent and received, write beats accepted and write TLPs applied to host memory.
-class NicProbe final : public sim::Fabric {
- public:
-  explicit NicProbe(sim::NicPair& pair) : pair_(pair) {}
-  std::string name() const override { return "nic bench probe"; }
-  void sample() override;
-  void arm();  // clears the records and starts recording
-  void disarm() { armed_ = false; }
-  struct Node {
-    std::vector<uint64_t> mmio_wr, rd_req, rd_last, tx_head, rx_head, wr_beat, applied;
-  };
-  const Node& node(unsigned i) const { return rec_[i]; }
-
- private:
-  sim::NicPair& pair_;
-  bool armed_ = false;
-  uint64_t applied_[2] = {0, 0};
-  Node rec_[2];
-};
-
 class Rig {
  public:
   // A fresh two-node system (a trace run: `label` names it), one endpoint opened on each node.
@@ -110,8 +87,8 @@ class Rig {
   ~Rig();
   sim::NicPair& pair() { return *pair_; }
   rdma_ep* ep(unsigned node) const { return ep_[node]; }
-  NicProbe* probe() { return probe_; }
-  const NicProbe* probe() const { return probe_; }
+  sim::NicProbe* probe() { return probe_; }  // the stage timestamps (sim/nic/nic_probe.hpp)
+  const sim::NicProbe* probe() const { return probe_; }
   // Runs fn on a thread of `node` until every thread returned.
   void on(unsigned node, std::function<void()> fn);
   // A buffer of `bytes` (plus `guard` bytes after it, filled with kGuard) of endpoint `e` on
@@ -124,7 +101,7 @@ class Rig {
 
  private:
   std::unique_ptr<sim::NicPair> pair_;
-  NicProbe* probe_ = nullptr;
+  sim::NicProbe* probe_ = nullptr;
   rdma_ep* ep_[2] = {nullptr, nullptr};
   LinkFaultOptions faults_;
 };

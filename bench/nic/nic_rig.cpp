@@ -130,35 +130,6 @@ std::string size_text(uint64_t b) {
   return fmt::format("{} B", b);
 }
 
-// ---- NicProbe
-
-void NicProbe::arm() {
-  for (unsigned i = 0; i < 2; ++i) {
-    rec_[i] = Node{};
-    applied_[i] = pair_.node(i).pcie(0)->stats().writes_applied;
-  }
-  armed_ = true;
-}
-
-void NicProbe::sample() {
-  if (!armed_) return;
-  const uint64_t t = pair_.node(0).cycles();
-  for (unsigned i = 0; i < 2; ++i) {
-    const sim::HostPorts& h = pair_.nic(i).host();
-    const sim::NicLinkPort& l = pair_.nic(i).link();
-    Node& r = rec_[i];
-    if (h.mmio.req_valid && h.mmio.req_ready && h.mmio.req_write) r.mmio_wr.push_back(t);
-    if (h.pcie.rd_req_valid && h.pcie.rd_req_ready) r.rd_req.push_back(t);
-    if (h.pcie.rd_rsp_valid && h.pcie.rd_rsp_ready && h.pcie.rd_rsp_last) r.rd_last.push_back(t);
-    if (h.pcie.wr_valid && h.pcie.wr_ready) r.wr_beat.push_back(t);
-    if (l.tx.valid && l.tx.head) r.tx_head.push_back(t);
-    if (l.rx.valid && l.rx.head) r.rx_head.push_back(t);
-    const uint64_t a = pair_.node(i).pcie(0)->stats().writes_applied;
-    if (a != applied_[i]) r.applied.push_back(t);
-    applied_[i] = a;
-  }
-}
-
 // ---- Rig
 
 FaultTally& fault_tally() {
@@ -170,7 +141,7 @@ Rig::Rig(const NicBenchOptions& o, const std::string& label, bool probe, uint64_
   name_next_run(label);
   pair_ = std::make_unique<sim::NicPair>(pair_config(o, watchdog));
   if (probe) {
-    auto p = std::make_unique<NicProbe>(*pair_);
+    auto p = std::make_unique<sim::NicProbe>(*pair_);
     probe_ = p.get();
     pair_->cluster().add_fabric(std::move(p));
   }
