@@ -110,6 +110,11 @@ module nic_regs #(
   logic [16:0]         rx_err_sum;  // the count after this report (saturates at 0xFFFF)
   assign rx_err_sum = 17'(rx_err_q[nic_formats_pkg::NIC_RX_ERR_COUNT_LSB +: 16]) + 17'(rx_err_i[nic_formats_pkg::NIC_RX_ERR_COUNT_LSB +: 16]);
   logic [NumVp*3-1:0]  irq_en_q, irq_cause_q;
+  logic [2:0]          cause_set;  // the causes the accessed VP gains in this cycle (ERR, MPQ, CQ)
+  always_comb begin
+    cause_set = '0;
+    for (int v = 0; v < NumVp; v++) if (vp == 5'(v)) cause_set = {err_new && err_new_vp == vp, mpq_irq_i[v], cq_irq_i[v]};
+  end
   logic [63:0]         rdata_q;
   logic                rsp_q, irq_q;
 
@@ -216,7 +221,8 @@ module nic_regs #(
       if (wr && user) begin
         case (18'(uoff))
           nic_formats_pkg::NIC_VP_IRQ_EN_OFFSET:    irq_en_q[32'(vp)*3 +: 3]     <= mmio_req_wdata_i[2:0];
-          nic_formats_pkg::NIC_VP_IRQ_CAUSE_OFFSET: irq_cause_q[32'(vp)*3 +: 3]  <= irq_cause_q[32'(vp)*3 +: 3] & ~mmio_req_wdata_i[2:0];
+          // W1C: a cause raised in this cycle stays (as for IRQ_STATUS)
+          nic_formats_pkg::NIC_VP_IRQ_CAUSE_OFFSET: irq_cause_q[32'(vp)*3 +: 3]  <= (irq_cause_q[32'(vp)*3 +: 3] & ~mmio_req_wdata_i[2:0]) | cause_set;
           default: ;
         endcase
       end

@@ -339,9 +339,9 @@ TEST_CASE("nic_regs: random MMIO accesses against the register reference", "[nic
   run_regs(tb, false);
 }
 
-// Hidden until the RTL is fixed: an IRQ_CAUSE write loses the causes its VP gains in the same
-// cycle (every bit, also those it does not clear), against the register's W1C rule.
-TEST_CASE("nic_regs: an IRQ_CAUSE write keeps a cause of the same cycle", "[.rtl_bug][nic_regs]") {
+// An IRQ_CAUSE write keeps the causes its VP gains in the same cycle (the register's W1C rule; the
+// RTL once lost them, every bit, also those the write did not clear).
+TEST_CASE("nic_regs: an IRQ_CAUSE write keeps a cause of the same cycle", "[nic_regs]") {
   RegsTb tb(hpcnet::tb::seed("nic_regs same-cycle cause"), true);
   run_regs(tb, true);
 }
