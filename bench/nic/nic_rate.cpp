@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <numeric>
 
 #include <fmt/format.h>
 
@@ -31,6 +30,7 @@ constexpr unsigned kRateMsgSlots = 64;    // the completion unit's message table
 constexpr unsigned kRatePackWords = 24;   // packed submission: words per rdma_post_raw call (3 WC lines)
 constexpr unsigned kRateFlitsPerPkt = 5;  // a link packet
 constexpr unsigned kRateEng0Jobs = 4;     // jobs engine 0 queues (nic_rdeng), one DMA read each at 8 B
+constexpr unsigned kRateFetches = 1;      // reads the host-DQ fetcher keeps in flight (nic_hdq)
 
 enum class RateKind { imm, mp, write };
 
@@ -41,7 +41,9 @@ RateKind rate_kind_of(const std::string& k) {
   throw std::invalid_argument("unknown message kind '" + k + "'");
 }
 
-const char* rate_kind_label(RateKind k) { return k == RateKind::imm ? "IMM_WRITE" : k == RateKind::mp ? "MP_SEND" : "RDMA_WRITE"; }
+const char* rate_kind_label(RateKind k) {
+  return k == RateKind::imm ? "IMM_WRITE" : k == RateKind::mp ? "MP_SEND" : "RDMA_WRITE";
+}
 
 // A submission mode of the scenario: the library's (one call per message) or packed (descriptors
 // built here and written by rdma_post_raw, kRatePackWords words a call, so they share WC lines or
@@ -56,12 +58,7 @@ RateSubmit rate_submit(const std::string& s) {
   return {submit_mode(packed ? s.substr(0, s.size() - 7) : s), packed};
 }
 
-uint64_t rate_vaddr_word(rdma_addr a) {
-  rnf::Vaddr v;
-  v.addr = a.addr;
-  v.key = a.key;
-  return v.pack()[0];
-}
+uint64_t rate_vaddr_word(rdma_addr a) { return rnf::Vaddr{a.addr, a.key}.pack()[0]; }
 
 void rate_append_bytes(std::vector<uint64_t>& w, const void* data, size_t len) {
   const size_t at = w.size();
@@ -354,6 +351,9 @@ RateRun rate_run(const NicBenchOptions& o, RateKind kind, const std::string& sub
   r.reads_in_flight = double(q.reads_sum) / cyc;
   r.pcie1_up = q.pcie_up[1] / cyc;
   r.pcie0_down = q.pcie_down[0] / cyc;
+  // DMA reads of node 0 in flight against what keeps them: engine 0's jobs (RDMA writes), the
+  // host-DQ fetcher (DMA submission)
+  const unsigned reads_limit = (kind == RateKind::write ? kRateEng0Jobs : 0) + (sub.mode == RDMA_SUBMIT_DMA ? kRateFetches : 0);
   const std::pair<double, const char*> use[] = {{r.bus_busy, "node 0 PIO bus"},
                                                 {r.vc0_busy, "link VC0"},
                                                 {r.vc1_busy, "link VC1 (answers)"},
@@ -361,8 +361,8 @@ RateRun rate_run(const NicBenchOptions& o, RateKind kind, const std::string& sub
                                                 {r.window_use, "outstanding window"},
                                                 {r.pcie1_up, "node 1 PCIe up"},
                                                 {r.pcie0_down, "node 0 PCIe down"},
-                                                {kind == RateKind::write ? r.reads_in_flight / kRateEng0Jobs : 0.0,
-                                                 "engine 0 jobs"}};
+                                                {reads_limit ? r.reads_in_flight / reads_limit : 0.0,
+                                                 "node 0 DMA reads"}};
   const auto* top = std::max_element(std::begin(use), std::end(use), [](auto& a, auto& b) { return a.first < b.first; });
   r.bound = top->second;
   r.bound_use = top->first;
@@ -435,7 +435,8 @@ void run_rate(const NicBenchOptions& o, Report& rep, Progress& prog) {
                num(100.0 * r.window_use, 1), num(r.reads_in_flight, 2), num(100.0 * r.pcie1_up, 1),
                num(100.0 * r.pcie0_down, 1)});
         if (kind == RateKind::imm && r.mmsgs > best) best = r.mmsgs, best_at = fmt::format("{} VPs, {}", nv, sub);
-        prog.step(fmt::format("rate {} {}: {} VPs: {:.2f} M msgs/s ({} {:.0f}%)", k, sub, nv, r.mmsgs, r.bound, 100.0 * r.bound_use));
+        prog.step(
+            fmt::format("rate {} {}: {} VPs: {:.2f} M msgs/s ({} {:.0f}%)", k, sub, nv, r.mmsgs, r.bound, 100.0 * r.bound_use));
       }
   notes.push_back(fmt::format("the link carries one {}-flit packet every {} cycles: {:.1f} M msgs/s at {} MHz", kRateFlitsPerPkt,
                               kRateFlitsPerPkt, link_mmsgs, mhz));
@@ -443,8 +444,9 @@ void run_rate(const NicBenchOptions& o, Report& rep, Progress& prog) {
     notes.push_back(fmt::format("goal >= {:.2f} M msgs/s (half the link) with immediate writes: best {:.2f} at {}: {}",
                                 link_mmsgs / 2, best, best_at, best >= link_mmsgs / 2 ? "met" : "MISSED"));
   notes.push_back("busiest stage: the highest use of the PIO bus, link VC0 and VC1, node 1's receiver, the window (messages in "
-                  "flight / min(16 x VPs, 64)), the PCIe directions that carry the run and, for RDMA writes, engine 0 (its "
-                  "DMA reads in flight / 4 jobs): rate_stages");
+                  "flight / min(16 x VPs, 64)), the PCIe directions that carry the run and node 0's DMA reads in flight "
+                  "over what keeps them (engine 0's 4 jobs for RDMA writes, the host-DQ fetcher's 1 read with DMA "
+                  "submission): rate_stages");
   notes.push_back("rx cycles/msg is the receiver's time per message when it is saturated (rx % near 100); at a lower load it "
                   "also holds the latency from its answer to the answer's head flit on the link");
   rep.emit("rate",
