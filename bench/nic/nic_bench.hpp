@@ -7,7 +7,8 @@
 //   bandwidth  streaming RDMA write against size, against the modelled bottleneck;
 //   read       the same for RDMA read;
 //   vps        32 VPs of node 0 streaming at once: aggregate and spread;
-//   speed      simulated cycles per wall second (streaming, ping-pong) and peak RSS.
+//   speed      simulated cycles per wall second (streaming, ping-pong) and peak RSS;
+//   rate       small messages from 1..32 VPs of node 0: messages per second and what bounds it.
 // Every transfer's bytes are checked (CheckFailed: exit 1).
 #pragma once
 
@@ -42,7 +43,7 @@ const LatPath& lat_path(const std::string& name);
 inline constexpr unsigned kDefaultLinkRetx = 160;  // nic_top's LinkRetx (rtl/nic/nic_top.sv)
 
 struct NicBenchOptions {
-  std::vector<std::string> scenarios;  // latency bandwidth read vps speed (resolved, in this order)
+  std::vector<std::string> scenarios;  // latency bandwidth read vps speed rate (resolved, in this order)
   // latency
   std::vector<unsigned> sizes;         // message sizes (bytes)
   std::vector<std::string> paths;      // dma pio imm imm-dma
@@ -58,6 +59,11 @@ struct NicBenchOptions {
   unsigned vps = 32, vp_size = 16384, vp_msgs = 32;
   // speed
   unsigned speed_msgs = 64, speed_iters = 500;
+  // rate
+  std::vector<std::string> rate_kinds;   // imm mp write
+  std::vector<std::string> rate_submit;  // pio-wc pio dma pio-wc-packed dma-packed pio-packed
+  std::vector<unsigned> rate_vps;
+  unsigned rate_msgs = 256, rate_size = 8;
   // the system
   unsigned mps = 256, mrrs = 256, link_delay = 2;
   unsigned link_retx = kDefaultLinkRetx;           // the NIC model's link retransmit buffer (flits: LinkRetx)
@@ -150,6 +156,8 @@ void run_latency(const NicBenchOptions& o, Report& rep, Progress& prog);
 void run_stream(const NicBenchOptions& o, Report& rep, Progress& prog, bool read);
 void run_vps(const NicBenchOptions& o, Report& rep, Progress& prog);
 void run_speed(const NicBenchOptions& o, Report& rep, Progress& prog);
+void run_rate(const NicBenchOptions& o, Report& rep, Progress& prog);  // nic_rate.cpp
+void check_rate_options(const NicBenchOptions& o);                     // UsageError
 
 // One stream (nic_stream.cpp) on a fresh system: `msgs` messages of `size` bytes, RDMA writes
 // from node 0 to node 1 or RDMA reads by node 0 from node 1; the bytes checked.
@@ -177,6 +185,7 @@ PingPongRun pingpong_run(const NicBenchOptions& o, unsigned iters, const std::st
 // The number of progress steps each scenario makes.
 size_t latency_steps(const NicBenchOptions& o);
 size_t stream_steps(const NicBenchOptions& o);
+size_t rate_steps(const NicBenchOptions& o);
 // The bandwidth (or read) scenario's wall time, estimated up front from the bytes it moves at the
 // modelled bottleneck and the simulation's usual speed (kNicCyclesPerS, two nodes).
 inline constexpr double kNicCyclesPerS = 30000;
