@@ -368,7 +368,10 @@ TEST_CASE("nic_hdq: a doorbell gives a request three cycles later", "[nic_hdq]")
   tb.drain_pct = 0;
   SwVp& x = tb.sw[9];
   x.base = 0x900000000ull;  // (no 4 KB boundary near: one request)
-  nic_tb::hdq_setup(tb.h, 9, x);  // the driver moves the (idle) ring
+  // the driver moves the (idle) ring: a VPC.HDQ_BASE write through the window, one cycle
+  nic_tb::win_drive(tb.m.win_i, true, true, true, 9, hpcnet::nic_formats::VPC_HDQ_BASE_OFFSET, x.base);
+  tb.cycle();
+  nic_tb::win_drive(tb.m.win_i, false, false, false, 0, 0, 0);
   for (unsigned i = 0; i < 3; ++i) x.produce(tb.dma.mem, tb.rng());
   tb.force_bell = true;
   tb.force_vp = 9;
