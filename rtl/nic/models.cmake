@@ -26,3 +26,7 @@ hpcnet_model(PREFIX Vnic_dq_s TOP nic_dq SOURCES ${NIC_RTL} ARGS -GNumVp=5 -GDqW
 # nic_hdq: the default fetcher and a small one (3 VPs, 16-word DQs: tiny room, 64-byte requests).
 hpcnet_model(PREFIX Vnic_hdq TOP nic_hdq SOURCES ${NIC_RTL})
 hpcnet_model(PREFIX Vnic_hdq_s TOP nic_hdq SOURCES ${NIC_RTL} ARGS -GNumVp=3 -GDqWords=16 -GMaxReqBytes=64)
+# The NIC with a doubled link retransmit buffer (320 flits, 64 packets), a benchmark model: `hpcnet
+# link` measures goodput against error rate and link delay with it beside the default 160
+# (docs/link.md section 9). It joins the NIC's model table (sim/nic: nic_models(), found by LinkRetx).
+hpcnet_model(PREFIX Vnic_top_retx320 TOP nic_top SOURCES ${NIC_RTL} ARGS -GLinkRetx=320 BENCH)
