@@ -29,6 +29,24 @@ namespace {
 
 constexpr uint64_t kBase = 0x1000'0000;  // start of the test region (4 KB aligned)
 
+// A device that declares two PCIe links: both would order its register reads, which one window
+// cannot follow (the node refuses it).
+class TwoPcieLinks final : public Device {
+ public:
+  TwoPcieLinks() : Device(0xFA4E'0003, "two-pcie") {}
+  void set_reset(bool) override {}
+  void eval() override {}
+  void edge() override {}
+  std::vector<std::unique_ptr<HostLink>> make_host_links(HostMemory& mem) override {
+    auto links = a_.host_links(mem);
+    for (auto& l : b_.host_links(mem)) links.push_back(std::move(l));
+    return links;
+  }
+
+ private:
+  PcieAttachment a_, b_;
+};
+
 struct PcieRig {
   PcieFake* dev = nullptr;
   std::unique_ptr<Cluster> cluster;
@@ -525,4 +543,7 @@ TEST_CASE("pcie: only devices that ask get a link and device_bus sets one window
   nc.device_bus.erase(0x1234);
   link_cfg.mrrs = 100;
   CHECK_THROWS_WITH(Node(nc, devices()), Contains("PcieConfig.mrrs = 100"));
+  std::vector<std::unique_ptr<Device>> two;
+  two.push_back(std::make_unique<TwoPcieLinks>());
+  CHECK_THROWS_WITH(Node(NodeConfig{}, std::move(two)), Contains("two host links that order its register reads"));
 }
