@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks that README.md and docs/*.md are true for a fresh clone (CTest: docs.check).
+"""Checks that README.md and docs/**/*.md are true for a fresh clone (CTest: docs.check).
 
 Rules (each failure is printed as file:line: message; the exit status is 1 if any):
 
@@ -38,6 +38,11 @@ Rules (each failure is printed as file:line: message; the exit status is 1 if an
    anything; a shortened name is accepted); a span `cli.<name>` must name an add_test() of
    bench/CMakeLists.txt or an included *.cmake (bench/net/tests.cmake), or a cli_expect(<name> ...)
    there (the test cli.<name>; '*' a wildcard).
+
+7. History. Docs say how things are now, with the command and date of each figure: no commit
+   hash (a word of 7 to 40 hexadecimal digits with both a digit and a letter, not after 0x;
+   anywhere, code included; dates and the commands that measure replace them) and no session
+   "stop" (the word stop or stops followed by a number).
 
 Excluded by rule:
 - generated files: words under build/ (or another build folder: build-*/, b/), as a fresh
@@ -354,6 +359,22 @@ def check_markdown(md, cmds, names, targets, prefixes, cli_tests):
         check_link(md, rest.count("\n", 0, m.start()) + 1, m.group(1))
 
 
+HASH = re.compile(r"(?<![0-9A-Za-z_.#/-])([0-9a-f]{7,40})(?![0-9A-Za-z_])")
+STOP = re.compile(r"\bstops?\s+[0-9]+\b", re.I)
+
+
+def check_history(md):
+    """Rule 7: commit hashes and session stops."""
+    for lineno, line in enumerate(open(md, encoding="utf-8"), 1):
+        for m in HASH.finditer(line):
+            word = m.group(1)
+            if re.search(r"[0-9]", word) and re.search(r"[a-f]", word) and \
+                    not line[:m.start()].lower().endswith("0x"):
+                err(md, lineno, f"a commit hash ({word}): say the date and the command instead (rule 7)")
+        for m in STOP.finditer(line):
+            err(md, lineno, f"session history ('{m.group(0)}'): say how things are now (rule 7)")
+
+
 def main():
     found = test_names()
     case_names = {n for k, n, _, _ in found if k != "SECTION"}
@@ -370,9 +391,10 @@ def main():
             cli_tests.update(re.findall(r"add_test\(\s*NAME\s+(cli\.[A-Za-z0-9_.]+)", src))
             cli_tests.update("cli." + n for n in re.findall(r"cli_expect\(\s*([A-Za-z0-9_.]+)", src))
     docs = [os.path.join(ROOT, "README.md")] + sorted(
-        os.path.join(ROOT, "docs", f) for f in os.listdir(os.path.join(ROOT, "docs")) if f.endswith(".md"))
+        os.path.join(ROOT, f) for f in FILES if f.startswith("docs" + os.sep) and f.endswith(".md"))
     for md in docs:
         check_markdown(md, cmds, case_names, targets, prefixes, cli_tests)
+        check_history(md)
     for e in errors:
         print(e)
     print(f"check_docs: {len(docs)} Markdown files, {len(found)} test and section names, "

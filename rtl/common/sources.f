@@ -3,6 +3,7 @@
 rtl/common/cmn_fifo.sv
 rtl/common/cmn_rr_arb.sv
 rtl/common/cmn_sram.sv
+rtl/common/cmn_ctx_mem.sv
 rtl/common/cmn_dma_arb.sv
 rtl/common/cmn_realign.sv
 rtl/common/cmn_sim_cycle.sv

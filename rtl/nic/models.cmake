@@ -26,6 +26,21 @@ hpcnet_model(PREFIX Vnic_dq_s TOP nic_dq SOURCES ${NIC_RTL} ARGS -GNumVp=5 -GDqW
 # nic_hdq: the default fetcher and a small one (3 VPs, 16-word DQs: tiny room, 64-byte requests).
 hpcnet_model(PREFIX Vnic_hdq TOP nic_hdq SOURCES ${NIC_RTL})
 hpcnet_model(PREFIX Vnic_hdq_s TOP nic_hdq SOURCES ${NIC_RTL} ARGS -GNumVp=3 -GDqWords=16 -GMaxReqBytes=64)
+# Unit tests of the read engine's back end and of small NIC blocks (tb/nic/test_nic_pktz.cpp,
+# test_nic_rdfifo.cpp, test_nic_ackgen.cpp, test_nic_epoch_drop.cpp: program tb_nic_units), small
+# so that each compiles in about a second: the packetizer with a 4-bit FIFO count (the test's FIFO
+# holds 6..15 frames); the data FIFO with 5 rows of 70 bits (the row pointer wraps at a
+# non-power of two) and with 2 rows of 8 bits; the answer generator with 2 queued read requests
+# (full often); the epoch filter with the NIC's 6 slot bits and 2.
+hpcnet_model(PREFIX Vnic_pktz TOP nic_pktz SOURCES ${NIC_RTL} ARGS -GCntW=4)
+hpcnet_model(PREFIX Vnic_rdfifo TOP nic_rdfifo SOURCES ${NIC_RTL} ARGS -GDepth=5 -GWidth=70)
+hpcnet_model(PREFIX Vnic_rdfifo_d2 TOP nic_rdfifo SOURCES ${NIC_RTL} ARGS -GDepth=2 -GWidth=8)
+hpcnet_model(PREFIX Vnic_ackgen TOP nic_ackgen SOURCES ${NIC_RTL} ARGS -GReqDepth=2)
+hpcnet_model(PREFIX Vnic_epoch_drop TOP nic_epoch_drop SOURCES ${NIC_RTL})
+hpcnet_model(PREFIX Vnic_epoch_drop_m2 TOP nic_epoch_drop SOURCES ${NIC_RTL} ARGS -GMsgW=2)
+# The VP error words (test_nic_vp_err.cpp): 5 VPs (the index does not fill its bits), 3 reporters
+# with queues of 2 (the DQ-overflow queue fills).
+hpcnet_model(PREFIX Vnic_vp_err_s TOP nic_vp_err SOURCES ${NIC_RTL} ARGS -GNumVp=5 -GPorts=3 -GDepth=2)
 # The NIC with a doubled link retransmit buffer (320 flits, 64 packets), a benchmark model: `hpcnet
 # link` measures goodput against error rate and link delay with it beside the default 160
 # (docs/link.md section 9). It joins the NIC's model table (sim/nic: nic_models(), found by LinkRetx).

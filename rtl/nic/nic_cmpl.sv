@@ -17,15 +17,20 @@
 // completed): a message completes once.
 // Writes go through engine 2 (wr_*), which applies them in order after every earlier write (the
 // data of a read is written before its CQ entry). The CQ never overflows: nic_exec starts a
-// descriptor only when the CQ has room for an entry of every outstanding one.
+// descriptor only when the CQ has room for an entry of every outstanding one (cq_room_o).
+// CQ context: each VP's CQ ring (base, size, the head software writes, the tail) is kept here
+// (nic_ring_ctx), behind the register window win_i. cq_room_o[v] (registered) is CQ_LOG2 = 0 or
+// tail - head + outstanding < 2^CQ_LOG2: recomputed at each edge for the VPs whose values change
+// then (the one completing, the one starting, the one software writes).
 module nic_cmpl #(
   parameter int NumVp = 32,
   parameter int MsgW  = 6
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
-  input  logic [NumVp*48-1:0]    cq_base_i,
-  input  logic [NumVp*5-1:0]     cq_log2_i,
+  // the CQ context's register window (nic_regs)
+  input  nic_pkg::win_t          win_i,
+  output logic [63:0]            win_rdata_o,
   // message slots and records (nic_exec)
   output logic                   free_ok_o,
   output logic [MsgW-1:0]        free_id_o,
@@ -58,7 +63,7 @@ module nic_cmpl #(
   input  logic                   done_event_i,  // the failure is the remote event's own (INFO 3)
   // state
   output logic [NumVp*8-1:0]     outstanding_o,
-  output logic [NumVp*32-1:0]    cq_tail_o,
+  output logic [NumVp-1:0]       cq_room_o,     // the VP's CQ has room for one more descriptor
   output logic [NumVp-1:0]       cq_irq_o,
   output logic                   rep_valid_o,   // an error for VP.ERR
   output logic [4:0]             rep_vp_o,
@@ -148,19 +153,36 @@ module nic_cmpl #(
   assign fail_ready_o = state_q == SIdle && !err_now;
   assign done_ready_o = state_q == SIdle && !err_now && !fail_valid_i;
 
-  // the CQ entry and the writes
+  // the CQ context: read for the VP completing (port 0), the VP starting (1), the VP software
+  // accesses (2)
   logic [4:0]  v;
+  assign v = r_q.vp;
+  logic        tail_we;
+  /* verilator lint_off UNUSEDSIGNAL */  // ports 1 and 2 serve only the room (next values)
+  logic [3*48-1:0] cx_base;
+  logic [3*5-1:0]  cx_log2, cx_log2_nx;
+  logic [3*32-1:0] cx_head, cx_tail, cx_head_nx, cx_tail_nx;
+  /* verilator lint_on UNUSEDSIGNAL */
+  nic_ring_ctx #(.NumVp(NumVp), .Reads(3), .BaseOff(nic_formats_pkg::NIC_VPC_CQ_BASE_OFFSET),
+                 .Log2Lsb(nic_formats_pkg::NIC_VPC_SIZES_CQ_LOG2_LSB),
+                 .HeadOff(nic_formats_pkg::NIC_VP_CQ_HEAD_OFFSET),
+                 .TailOff(nic_formats_pkg::NIC_VP_CQ_TAIL_OFFSET)) u_ctx (
+    .clk_i, .rst_ni, .win_i, .win_rdata_o,
+    .tail_we_i(tail_we), .tail_vp_i(v), .tail_i(cx_tail[31:0] + 32'd1),
+    .rd_vp_i({win_i.vp, start_vp_i, v}), .base_o(cx_base), .log2_o(cx_log2), .head_o(cx_head),
+    .tail_o(cx_tail), .log2_nx_o(cx_log2_nx), .head_nx_o(cx_head_nx), .tail_nx_o(cx_tail_nx));
+
+  // the CQ entry and the writes
   logic [4:0]  lg;
   logic [31:0] tail, size;
   logic [47:0] cq_addr;
   nic_formats_pkg::cqe_t        e;
   logic        want_cq;
   always_comb begin
-    v       = r_q.vp;
-    lg      = cq_log2_i[32'(v)*5 +: 5];
+    lg      = cx_log2[4:0];
     size    = 32'd1 << lg;
-    tail    = cq_tail_o[32'(v)*32 +: 32];
-    cq_addr = cq_base_i[32'(v)*48 +: 48] + {12'd0, tail & (size - 32'd1), 4'd0};
+    tail    = cx_tail[31:0];
+    cq_addr = cx_base[47:0] + {12'd0, tail & (size - 32'd1), 4'd0};
     want_cq = lg != '0 && (st_q != nic_formats_pkg::NIC_STATUS_OK || r_q.cq_ok);
     e          = '0;
     e.tag      = r_q.tag;
@@ -205,7 +227,7 @@ module nic_cmpl #(
     if (!rst_ni) begin
       state_q <= SIdle; busy_q <= '0; r_q <= '0; lvk_v_q <= '0; lost_q <= '0; st_q <= '0; info_q <= '0; id_q <= '0; msg_q <= 1'b0;
       sweep_q <= '0;
-      outstanding_o <= '0; cq_tail_o <= '0; cq_irq_o <= '0;
+      outstanding_o <= '0; cq_room_o <= '1; cq_irq_o <= '0;
     end else begin
       cq_irq_o <= '0;
       // the fence: every slot whose local event was translated with the fenced key loses it
@@ -250,7 +272,6 @@ module nic_cmpl #(
         end
         SEv: if (!ev_ok || wr_ready_i) state_q <= SCq;
         SCq: if (!want_cq || wr_ready_i) begin
-          if (want_cq) cq_tail_o[32'(v)*32 +: 32] <= tail + 32'd1;
           if (want_cq && r_q.intr) cq_irq_o[v] <= 1'b1;
           state_q <= SFin;
         end
@@ -263,12 +284,34 @@ module nic_cmpl #(
         end
         default: state_q <= SIdle;
       endcase
-      // outstanding: one more per descriptor taken, one less per completion
-      for (int i = 0; i < NumVp; i++) begin
-        outstanding_o[i*8 +: 8] <= outstanding_o[i*8 +: 8]
-                                  + ((start_i && start_vp_i == 5'(i)) ? 8'd1 : 8'd0)
-                                  - ((state_q == SFin && r_q.vp == 5'(i)) ? 8'd1 : 8'd0);
-      end
+      outstanding_o <= out_d;
+      for (int k = 0; k < 3; k++) cq_room_o[room_vp[k*5 +: 5]] <= room_d[k];
+    end
+  end
+
+  // outstanding: one more per descriptor taken, one less per completion
+  logic [NumVp*8-1:0] out_d;
+  always_comb begin
+    for (int i = 0; i < NumVp; i++) begin
+      out_d[i*8 +: 8] = outstanding_o[i*8 +: 8]
+                        + ((start_i && start_vp_i == 5'(i)) ? 8'd1 : 8'd0)
+                        - ((state_q == SFin && r_q.vp == 5'(i)) ? 8'd1 : 8'd0);
+    end
+  end
+  assign tail_we = state_q == SCq && want_cq && wr_ready_i;
+
+  // the CQ room after this edge of the three VPs whose values may change at it
+  logic [14:0] room_vp;
+  logic [2:0]  room_d;
+  logic [4:0]  rl;
+  logic [7:0]  ro;
+  always_comb begin
+    room_vp = {win_i.vp, start_vp_i, v};
+    for (int k = 0; k < 3; k++) begin
+      rl = cx_log2_nx[k*5 +: 5];
+      ro = '0;
+      for (int i = 0; i < NumVp; i++) if (room_vp[k*5 +: 5] == 5'(i)) ro = out_d[i*8 +: 8];
+      room_d[k] = rl == '0 || cx_tail_nx[k*32 +: 32] - cx_head_nx[k*32 +: 32] + 32'(ro) < (32'd1 << rl);
     end
   end
 

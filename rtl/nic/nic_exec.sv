@@ -30,9 +30,7 @@ module nic_exec #(
   input  logic [13:0]            node_id_i,
   input  logic [NumVp-1:0]       vp_en_i,
   input  logic [NumVp-1:0]       vp_phys_ok_i,
-  input  logic [NumVp*5-1:0]     cq_log2_i,
-  input  logic [NumVp*32-1:0]    cq_head_i,
-  input  logic [NumVp*32-1:0]    cq_tail_i,
+  input  logic [NumVp-1:0]       cq_room_i,       // the VP's CQ has room for one more (nic_cmpl)
   input  logic [NumVp*8-1:0]     outstanding_i,   // from the completion unit
   // DQs
   input  logic [NumVp-1:0]       head_ok_i,
@@ -164,19 +162,16 @@ module nic_exec #(
   end
 
   // ---------------------------------------------------------------- which VPs may start
-  logic [31:0] used, size;
   nic_formats_pkg::desc_ctrl_t  hc;
   /* verilator lint_on UNUSEDSIGNAL */
   always_comb begin
-    used = '0; size = '0; hc = '0;
+    hc = '0;
     for (int v = 0; v < NumVp; v++) begin
       hc   = (head_ctrl_i[v*64 +: 64]);
-      size = 32'd1 << cq_log2_i[v*5 +: 5];
-      used = cq_tail_i[v*32 +: 32] - cq_head_i[v*32 +: 32] + 32'(outstanding_i[v*8 +: 8]);
-      cq_stall_o[v] = head_ok_i[v] && cq_log2_i[v*5 +: 5] != '0 && used >= size;
+      cq_stall_o[v] = head_ok_i[v] && !cq_room_i[v];
       blocked_o[v]  = head_ok_i[v] && hc.block && outstanding_i[v*8 +: 8] != '0;
       vp_ok_o[v] = vp_en_i[v] && 32'(outstanding_i[v*8 +: 8]) < MaxOut && free_ok_i
-                   && (cq_log2_i[v*5 +: 5] == '0 || used < size)
+                   && cq_room_i[v]
                    && (!hc.block || outstanding_i[v*8 +: 8] == '0)
                    && state_q == SIdle   // one descriptor at a time
                    && !(desc_valid_i && 32'(desc_vp_i) == v);  // being taken: counted next cycle
@@ -245,11 +240,25 @@ module nic_exec #(
   logic [2047:0] imm_sh;
   logic [1023:0] dat;
   logic [7:0]    off, l1;
+  // The data words start at dat_at, which for the two types that carry data is one of five fixed
+  // words (MP_SEND: 1 + 3 LEV; IMM_WRITE: 2 + 3 LEV + 3 REV): a multiplexer of those five fixed
+  // selects, then the bytes from SHORT_LEN on cleared.
+  /* verilator lint_off UNUSEDSIGNAL */  // word 0 and the top are never data
+  logic [MaxWords*64+1023:0] w_ext;  // the descriptor, zeros above
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [1023:0] draw;
+  assign w_ext = {1024'd0, w_q};
   always_comb begin
-    dat = '0;
-    for (int b = 0; b < 128; b++) begin
-      if (b < 32'(c.short_len) && 32'(dat_at) * 8 + b < MaxWords * 8) dat[b*8 +: 8] = w_q[(32'(dat_at) * 8 + b) * 8 +: 8];
-    end
+    draw = '0;
+    unique case (dat_at)
+      5'd1: draw = w_ext[1*64 +: 1024];
+      5'd2: draw = w_ext[2*64 +: 1024];
+      5'd4: draw = w_ext[4*64 +: 1024];
+      5'd5: draw = w_ext[5*64 +: 1024];
+      5'd8: draw = w_ext[8*64 +: 1024];
+      default: ;
+    endcase
+    for (int b = 0; b < 128; b++) dat[b*8 +: 8] = (b < 32'(c.short_len)) ? draw[b*8 +: 8] : 8'd0;
     off    = {1'b0, wr[6:0]};
     imm_sh = {1024'd0, dat} << (8 * 32'(off));
     l1     = (32'(off) + 32'(c.short_len) > 128) ? 8'(128 - 32'(off)) : c.short_len;

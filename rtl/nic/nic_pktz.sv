@@ -6,6 +6,9 @@
 //              same cycle as its last flit). The data FIFO holds (or will hold) exactly the job's
 //              source frames: the 32-byte-aligned frames covering source bytes [src, src + len),
 //              src mod 32 = jb_src_off_i, in address order; none if its first translation failed.
+//              A failed job's status shows before a frame of a later job is counted (nic_rdeng
+//              puts a job's status out before it starts the next job's reads), so no frame is
+//              ever taken for it.
 //   Status   : st_valid_i/st_ready_o/{st_fail_i, st_code_i}: one per job, in job order (OK, a
 //              later page's failure, or st_fail_i with the failed first translation's status).
 //              Taken with the job's last flit, or, when st_fail_i shows while the job is the
@@ -13,7 +16,8 @@
 //              LAST packet's head waits for it and carries it (AUX STATUS): a later page's
 //              failure is the receiver's to report (NACK, or the read's completion), once.
 //   Frames   : fr_valid_i/fr_ready_o/fr_data_i: the data FIFO's output; fr_count_i its
-//              occupancy (frames held, at most one of them still on its way to the output).
+//              occupancy (frames held, some still on their way to the output: nic_rdfifo counts
+//              a frame two cycles before it can show it).
 //   Packets  : pkt_valid_o/pkt_ready_i/pkt_data_o/pkt_last_o: flit 0 the head (nic_formats
 //              pkt_head: the job's template with FIRST on the first packet, LAST on the last,
 //              LEN = the packet's valid bytes, ADDR = {dst KEY, destination address of its first
@@ -33,7 +37,9 @@
 //              pkt_data_o the next cycle; no packet or result output depends combinationally
 //              on an input.
 //   Throughput: one flit per cycle (5 per 128 bytes), 4 source frames per 5 cycles in steady
-//              state; the next job's first head follows the previous job's last flit at once.
+//              state; the next job's first head follows the previous job's last flit at once,
+//              but for a job of one packet: its head, a LAST one, waits for the result entry the
+//              previous job's last flit holds until it leaves (one idle cycle on pkt_*).
 // Parameters: CntW: width of fr_count_i (the FIFO's count).
 module nic_pktz #(
   parameter int CntW = 9

@@ -40,7 +40,7 @@
 //              whenever a frame comes (the credit rule; asserted).
 //   Packets, result: see nic_pktz (results in job order, a failed job's too).
 //   Latency  : job to first translation request 1 cycle; translation answer to first read
-//              request 1 cycle; a frame reaches the packetizer 2 cycles after it arrives; a
+//              request 1 cycle; a frame reaches the packetizer 3 cycles after it arrives; a
 //              packet's head leaves once the FIFO holds every frame the packet needs.
 //   Throughput: one read request per cycle. At large sizes one flit per cycle on the packet
 //              output (25.6 bytes/cycle), across requests, pages and jobs, when the DMA channel

@@ -8,8 +8,8 @@
 //   Read    : rd_valid_o/rd_ready_i/rd_data_o, a valid/ready stream (rd_valid_o and rd_data_o
 //             are registered: the output stage's head).
 //   count_o : entries held: SRAM rows, the row being read, the output stage (0 .. Depth + 2).
-//   Latency : a beat written at cycle t is at rd_data_o from cycle t+2 (SRAM read, then the
-//             output stage), earlier beats permitting.
+//   Latency : a beat written (accepted) in cycle t is at rd_data_o from cycle t+3 (the SRAM
+//             row, its read, then the output stage), earlier beats permitting.
 //   Throughput: one beat in and one beat out per cycle (the SRAM is read while the output stage,
 //             counting the row being read and the beat leaving this cycle, holds at most one).
 // Parameters: Depth: SRAM rows (>= 2). Width: bits per row (>= 1). CntW derived.

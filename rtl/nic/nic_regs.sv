@@ -7,10 +7,17 @@
 //               KEY_STATUS.BUSY reads key_busy_i or a commit in this cycle.
 //   DQ window : a write anywhere in a VP page's 0x000..0x7F8 is a PIO word for that VP's DQ
 //               (pio_*; nic_dq says when it was dropped: the VP's ERR then records DQ_OVERFLOW).
-//   Set-up    : the privileged registers (VPC array, NODE_ID, KEY_*, ATT_*) are held here and
+//   Windows   : the per-VP ring context is kept by the units that use it, each in its own memory:
+//               the CQ ring (base, size, head, tail) in nic_cmpl, the MPQ ring in nic_rx. An access
+//               to a VP's user page or VPC element is also routed to them (win_o, nic_pkg::win_t);
+//               their answers (win_rdata_i, OR-ed) are returned with this unit's. The host-DQ
+//               ring's base and size are still held here (nic_hdq takes them as buses).
+//   Set-up    : the privileged registers (VPC_CTRL, NODE_ID, KEY_*, ATT_*) are held here and
 //               driven to the units; KEY_CTRL and ATT_DATA writes are one-cycle commit pulses.
-//   Errors    : ErrPorts reporters (descriptor execution, receive path) plus DQ overflow; the
-//               first error of a VP since its ERR was cleared is kept with a saturating count.
+//   Errors    : ErrPorts reporters (descriptor execution, receive path) plus DQ overflow, queued
+//               into the VP error words (nic_vp_err): the first error of a VP since its ERR was
+//               cleared is kept with a saturating count. A PIO write waits (mmio_req_ready_o low)
+//               while the DQ-overflow queue is full.
 //   Interrupt : irq_o is registered: high while some VP has (IRQ_CAUSE & IRQ_EN) != 0 or
 //               (IRQ_STATUS & IRQ_ENABLE) != 0.
 // Parameters: NumVp (<= 32), DqWords, NumKeys, AttLog2 (reported in CONFIG), ErrPorts.
@@ -42,6 +49,9 @@ module nic_regs #(
   output logic [4:0]             tail_vp_o,
   output logic [31:0]            tail_o,
   input  logic [NumVp*32-1:0]    hdq_head_i,
+  // the windows of the units that keep per-VP context (nic_cmpl, nic_rx)
+  output nic_pkg::win_t          win_o,
+  input  logic [63:0]            win_rdata_i,
   // region table and ATT writes
   output logic                   key_we_o,
   output logic [15:0]            key_sel_o,
@@ -51,22 +61,14 @@ module nic_regs #(
   output logic                   att_we_o,
   output logic [31:0]            att_index_o,
   output logic [35:0]            att_ppn_o,
-  // VP set-up and the software consumer indices
+  // VP set-up
   output logic [13:0]            node_id_o,
   output logic [NumVp-1:0]       vp_en_o,
   output logic [NumVp-1:0]       vp_phys_ok_o,
-  output logic [NumVp*48-1:0]    cq_base_o,
-  output logic [NumVp*48-1:0]    mpq_base_o,
   output logic [NumVp*48-1:0]    hdq_base_o,
-  output logic [NumVp*5-1:0]     cq_log2_o,
-  output logic [NumVp*5-1:0]     mpq_log2_o,
   output logic [NumVp*5-1:0]     hdq_log2_o,
-  output logic [NumVp*32-1:0]    cq_head_o,
-  output logic [NumVp*32-1:0]    mpq_head_o,
   // status of the units
   input  logic [NumVp*CntW-1:0]  dq_words_i,
-  input  logic [NumVp*32-1:0]    cq_tail_i,
-  input  logic [NumVp*32-1:0]    mpq_tail_i,
   input  logic [NumVp*64-1:0]    vp_status_i,  // vp_status format per VP
   input  logic [31:0]            tx_pkts_i,
   input  logic [31:0]            rx_pkts_i,
@@ -111,13 +113,13 @@ module nic_regs #(
   logic [63:0]         rx_err_q;
   logic [16:0]         rx_err_sum;  // the count after this report (saturates at 0xFFFF)
   assign rx_err_sum = 17'(rx_err_q[nic_formats_pkg::NIC_RX_ERR_COUNT_LSB +: 16]) + 17'(rx_err_i[nic_formats_pkg::NIC_RX_ERR_COUNT_LSB +: 16]);
-  logic [NumVp*64-1:0] err_q;        // vp_err per VP
   logic [NumVp*3-1:0]  irq_en_q, irq_cause_q;
   logic [63:0]         rdata_q;
   logic                rsp_q, irq_q;
 
   // ---------------------------------------------------------------- decode
-  logic        user, priv, wr, rd, key_wait;
+  logic        user, priv, wr, rd, key_wait, pio_wait;
+  logic [ErrPorts:0] err_room;  // the error queues have room (the last: DQ overflow)
   logic [1:0]  le_idx;  // LINK_ERR entry of a privileged offset
   assign le_idx = 2'((poff - nic_formats_pkg::NIC_LINK_ERR_OFFSET) >> 4);
   logic [4:0]  vp;      // the user page, or the VPC element
@@ -136,10 +138,23 @@ module nic_regs #(
     voff = mmio_req_addr_i[5:0];
     key_wait = mmio_req_valid_i && mmio_req_write_i && priv && poff == 18'(nic_formats_pkg::NIC_KEY_CTRL_OFFSET)
                && (key_busy_i || key_we_o);
-    wr   = mmio_req_valid_i && mmio_req_write_i && !key_wait;
+    pio_wait = mmio_req_valid_i && mmio_req_write_i && user && uoff < 12'(nic_formats_pkg::NIC_VP_DQ_FREE_OFFSET)
+               && !err_room[ErrPorts];
+    wr   = mmio_req_valid_i && mmio_req_write_i && !key_wait && !pio_wait;
     rd   = mmio_req_valid_i && !mmio_req_write_i;
   end
-  assign mmio_req_ready_o = !key_wait;
+  assign mmio_req_ready_o = !key_wait && !pio_wait;
+
+  // the owners' windows: a VP's user page and its VPC element
+  always_comb begin
+    win_o       = '0;
+    win_o.valid = (wr || rd) && (user || vpc);
+    win_o.write = mmio_req_write_i;
+    win_o.vpc   = !user;
+    win_o.vp    = vp;
+    win_o.off   = user ? uoff : 12'(voff);
+    win_o.wdata = mmio_req_wdata_i;
+  end
 
   // DQ window and doorbells are decoded combinationally (one cycle less on the PIO path)
   assign pio_valid_o = wr && user && uoff < 12'(nic_formats_pkg::NIC_VP_DQ_FREE_OFFSET);
@@ -150,34 +165,17 @@ module nic_regs #(
   assign tail_o      = mmio_req_wdata_i[31:0];
 
   // ---------------------------------------------------------------- registers
-  // errors: the reporters, then a dropped PIO word, applied in that order (several may name the
-  // same VP in one cycle: each one counts)
-  logic [NumVp*64-1:0] err_d;
-  logic [NumVp-1:0]    err_new;
-  logic [4:0]  ev;
-  logic [7:0]  ec;
-  logic [15:0] et;
-  logic [63:0] e;
-  always_comb begin
-    err_d = err_q;
-    err_new = '0;
-    ev = '0; ec = '0; et = '0; e = '0;
-    for (int p = 0; p <= ErrPorts; p++) begin
-      if (p < ErrPorts ? err_valid_i[p] : (pio_valid_o && pio_drop_i)) begin
-        ev = (p < ErrPorts) ? err_vp_i[p*5 +: 5] : pio_vp_o;
-        ec = (p < ErrPorts) ? err_code_i[p*8 +: 8] : nic_formats_pkg::NIC_STATUS_DQ_OVERFLOW;
-        et = (p < ErrPorts) ? err_tag_i[p*16 +: 16] : '0;
-        e  = err_d[32'(ev)*64 +: 64];
-        if (e[nic_formats_pkg::NIC_VP_ERR_COUNT_LSB +: 16] == '0) begin
-          e[nic_formats_pkg::NIC_VP_ERR_CODE_LSB +: 8] = ec;
-          e[nic_formats_pkg::NIC_VP_ERR_TAG_LSB +: 16] = et;
-        end
-        if (e[nic_formats_pkg::NIC_VP_ERR_COUNT_LSB +: 16] != '1) e[nic_formats_pkg::NIC_VP_ERR_COUNT_LSB +: 16] = e[nic_formats_pkg::NIC_VP_ERR_COUNT_LSB +: 16] + 16'd1;
-        err_d[32'(ev)*64 +: 64] = e;
-        err_new[ev] = 1'b1;
-      end
-    end
-  end
+  // errors: the reporters, then a dropped PIO word, queued into the VP error words
+  logic [63:0] err_rd;
+  logic        err_new;
+  logic [4:0]  err_new_vp;
+  nic_vp_err #(.NumVp(NumVp), .Ports(ErrPorts + 1)) u_err (
+    .clk_i, .rst_ni,
+    .rep_valid_i({pio_valid_o && pio_drop_i, err_valid_i}), .rep_room_o(err_room),
+    .rep_vp_i({pio_vp_o, err_vp_i}), .rep_code_i({8'(nic_formats_pkg::NIC_STATUS_DQ_OVERFLOW), err_code_i}),
+    .rep_tag_i({16'd0, err_tag_i}),
+    .clr_i(wr && user && 18'(uoff) == nic_formats_pkg::NIC_VP_ERR_OFFSET), .clr_vp_i(vp),
+    .rd_vp_i(vp), .rd_data_o(err_rd), .new_valid_o(err_new), .new_vp_o(err_new_vp));
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -190,19 +188,12 @@ module nic_regs #(
       key_len_q    <= '0;
       key_ctrl_q   <= '0;
       rx_err_q     <= '0;
-      err_q        <= '0;
       irq_en_q     <= '0;
       irq_cause_q  <= '0;
       vp_en_o      <= '0;
       vp_phys_ok_o <= '0;
-      cq_base_o    <= '0;
-      mpq_base_o   <= '0;
       hdq_base_o   <= '0;
-      cq_log2_o    <= '0;
-      mpq_log2_o   <= '0;
       hdq_log2_o   <= '0;
-      cq_head_o    <= '0;
-      mpq_head_o   <= '0;
       key_we_o     <= 1'b0;
       link_clr_o   <= 1'b0;
       att_we_o     <= 1'b0;
@@ -220,8 +211,7 @@ module nic_regs #(
         if (cq_irq_i[v])  irq_cause_q[v*3 + 0] <= 1'b1;
         if (mpq_irq_i[v]) irq_cause_q[v*3 + 1] <= 1'b1;
       end
-      err_q <= err_d;
-      for (int v = 0; v < NumVp; v++) if (err_new[v]) irq_cause_q[v*3 + 2] <= 1'b1;
+      if (err_new) irq_cause_q[32'(err_new_vp)*3 + 2] <= 1'b1;
       if (rx_err_valid_i) begin
         // the first error's fields, and the count of errors (this report's COUNT: 1 or 2)
         if (rx_err_q[nic_formats_pkg::NIC_RX_ERR_COUNT_LSB +: 16] == '0) rx_err_q <= rx_err_i;
@@ -231,9 +221,6 @@ module nic_regs #(
       // software writes
       if (wr && user) begin
         case (18'(uoff))
-          nic_formats_pkg::NIC_VP_CQ_HEAD_OFFSET:   cq_head_o[32'(vp)*32 +: 32]  <= mmio_req_wdata_i[31:0];
-          nic_formats_pkg::NIC_VP_MPQ_HEAD_OFFSET:  mpq_head_o[32'(vp)*32 +: 32] <= mmio_req_wdata_i[31:0];
-          nic_formats_pkg::NIC_VP_ERR_OFFSET:       err_q[32'(vp)*64 +: 64]      <= '0;
           nic_formats_pkg::NIC_VP_IRQ_EN_OFFSET:    irq_en_q[32'(vp)*3 +: 3]     <= mmio_req_wdata_i[2:0];
           nic_formats_pkg::NIC_VP_IRQ_CAUSE_OFFSET: irq_cause_q[32'(vp)*3 +: 3]  <= irq_cause_q[32'(vp)*3 +: 3] & ~mmio_req_wdata_i[2:0];
           default: ;
@@ -245,14 +232,9 @@ module nic_regs #(
             vp_en_o[vp]      <= mmio_req_wdata_i[nic_formats_pkg::NIC_VPC_CTRL_ENABLE_LSB];
             vp_phys_ok_o[vp] <= mmio_req_wdata_i[nic_formats_pkg::NIC_VPC_CTRL_PHYS_OK_LSB];
           end
-          nic_formats_pkg::NIC_VPC_CQ_BASE_OFFSET:  cq_base_o[32'(vp)*48 +: 48]  <= mmio_req_wdata_i[47:0];
-          nic_formats_pkg::NIC_VPC_MPQ_BASE_OFFSET: mpq_base_o[32'(vp)*48 +: 48] <= mmio_req_wdata_i[47:0];
           nic_formats_pkg::NIC_VPC_HDQ_BASE_OFFSET: hdq_base_o[32'(vp)*48 +: 48] <= mmio_req_wdata_i[47:0];
-          nic_formats_pkg::NIC_VPC_SIZES_OFFSET: begin
-            cq_log2_o[32'(vp)*5 +: 5]  <= mmio_req_wdata_i[nic_formats_pkg::NIC_VPC_SIZES_CQ_LOG2_LSB +: 5];
-            mpq_log2_o[32'(vp)*5 +: 5] <= mmio_req_wdata_i[nic_formats_pkg::NIC_VPC_SIZES_MPQ_LOG2_LSB +: 5];
+          nic_formats_pkg::NIC_VPC_SIZES_OFFSET:
             hdq_log2_o[32'(vp)*5 +: 5] <= mmio_req_wdata_i[nic_formats_pkg::NIC_VPC_SIZES_HDQ_LOG2_LSB +: 5];
-          end
           default: ;
         endcase
       end else if (wr && priv) begin
@@ -281,16 +263,12 @@ module nic_regs #(
       end
       // reads: answered in the next cycle
       rsp_q   <= rd;
-      rdata_q <= '0;
+      rdata_q <= rd ? win_rdata_i : '0;  // the owners' registers (0 when not theirs), with these
       if (rd && user) begin
         case (18'(uoff))
           nic_formats_pkg::NIC_VP_DQ_FREE_OFFSET:   rdata_q <= 64'(DqWords) - 64'(dq_words_i[32'(vp)*CntW +: CntW]);
           nic_formats_pkg::NIC_VP_HDQ_HEAD_OFFSET:  rdata_q <= 64'(hdq_head_i[32'(vp)*32 +: 32]);
-          nic_formats_pkg::NIC_VP_CQ_HEAD_OFFSET:   rdata_q <= 64'(cq_head_o[32'(vp)*32 +: 32]);
-          nic_formats_pkg::NIC_VP_CQ_TAIL_OFFSET:   rdata_q <= 64'(cq_tail_i[32'(vp)*32 +: 32]);
-          nic_formats_pkg::NIC_VP_MPQ_HEAD_OFFSET:  rdata_q <= 64'(mpq_head_o[32'(vp)*32 +: 32]);
-          nic_formats_pkg::NIC_VP_MPQ_TAIL_OFFSET:  rdata_q <= 64'(mpq_tail_i[32'(vp)*32 +: 32]);
-          nic_formats_pkg::NIC_VP_ERR_OFFSET:       rdata_q <= err_q[32'(vp)*64 +: 64];
+          nic_formats_pkg::NIC_VP_ERR_OFFSET:       rdata_q <= err_rd;
           nic_formats_pkg::NIC_VP_STATUS_OFFSET:    rdata_q <= vp_status_i[32'(vp)*64 +: 64];
           nic_formats_pkg::NIC_VP_IRQ_EN_OFFSET:    rdata_q <= 64'(irq_en_q[32'(vp)*3 +: 3]);
           nic_formats_pkg::NIC_VP_IRQ_CAUSE_OFFSET: rdata_q <= 64'(irq_cause_q[32'(vp)*3 +: 3]);
@@ -299,12 +277,9 @@ module nic_regs #(
       end else if (rd && vpc) begin
         case (18'(voff))
           nic_formats_pkg::NIC_VPC_CTRL_OFFSET:     rdata_q <= 64'({vp_phys_ok_o[vp], vp_en_o[vp]});
-          nic_formats_pkg::NIC_VPC_CQ_BASE_OFFSET:  rdata_q <= 64'(cq_base_o[32'(vp)*48 +: 48]);
-          nic_formats_pkg::NIC_VPC_MPQ_BASE_OFFSET: rdata_q <= 64'(mpq_base_o[32'(vp)*48 +: 48]);
           nic_formats_pkg::NIC_VPC_HDQ_BASE_OFFSET: rdata_q <= 64'(hdq_base_o[32'(vp)*48 +: 48]);
-          nic_formats_pkg::NIC_VPC_SIZES_OFFSET:    rdata_q <= (64'(hdq_log2_o[32'(vp)*5 +: 5]) << nic_formats_pkg::NIC_VPC_SIZES_HDQ_LOG2_LSB)
-                                            | (64'(mpq_log2_o[32'(vp)*5 +: 5]) << nic_formats_pkg::NIC_VPC_SIZES_MPQ_LOG2_LSB)
-                                            | (64'(cq_log2_o[32'(vp)*5 +: 5]) << nic_formats_pkg::NIC_VPC_SIZES_CQ_LOG2_LSB);
+          nic_formats_pkg::NIC_VPC_SIZES_OFFSET:    rdata_q <= win_rdata_i
+                                            | (64'(hdq_log2_o[32'(vp)*5 +: 5]) << nic_formats_pkg::NIC_VPC_SIZES_HDQ_LOG2_LSB);
           default: ;
         endcase
       end else if (rd && priv) begin

@@ -56,10 +56,9 @@ module nic_rx #(
   input  logic [NumVp-1:0]    vp_en_i,
   input  logic [NumVp-1:0]    vp_phys_ok_i,
   // MPQ set-up and indices (Vc 0)
-  input  logic [NumVp*48-1:0] mpq_base_i,
-  input  logic [NumVp*5-1:0]  mpq_log2_i,
-  input  logic [NumVp*32-1:0] mpq_head_i,
-  output logic [NumVp*32-1:0] mpq_tail_o,
+  // the MPQ context's register window (nic_regs; the VC0 receiver's is the one wired)
+  input  nic_pkg::win_t       win_i,
+  output logic [63:0]         win_rdata_o,
   output logic [NumVp-1:0]    mpq_irq_o,
   // packets of this VC
   input  logic                in_valid_i,
@@ -151,8 +150,10 @@ module nic_rx #(
   // the outcome of each message with REV, by MSG_ID, for its EVENT: other messages may pass
   // between a message and its EVENT on VC0 (nic_exec sends an RDMA write's EVENT after engine 0's
   // data), so the state of the message in progress is not the EVENT's
+  // (a memory of 2^MsgW statuses, written at a message's last data packet, read at an EVENT's head;
+  // OK until written)
   localparam int NMsg = 1 << MsgW;
-  logic [NMsg*8-1:0] rev_st_q;
+  logic              rev_we;
   logic [7:0]        ev_st;      // of the packet at the head (an EVENT's message)
   // the held last beat of a packet (SHold)
   logic [47:0]       hb_addr_q;
@@ -164,12 +165,14 @@ module nic_rx #(
   nic_formats_pkg::pkt_head_t h;
   logic      typ_ok;
   assign h = (in_data_i);
-  always_comb begin
-    ev_st = nic_formats_pkg::NIC_STATUS_OK;
-    for (int i = 0; i < NMsg; i++) begin
-      if (MsgW'(h.msg_id) == MsgW'(i)) ev_st = rev_st_q[i*8 +: 8];
-    end
+  assign rev_we = Vc == 0 && state_q == SData && in_valid_i && in_ready_o && in_last_i && h_q.last && h_q.rev;
+  if (nic_formats_pkg::NIC_STATUS_OK != 0) begin : gen_err_ok
+    $error("nic_rx: the REV status memory reads 0 before it is written: NIC_STATUS_OK must be 0");
   end
+  cmn_ctx_mem #(.Width(8), .Depth(NMsg), .Reads(1)) u_rev_st (
+    .clk_i, .rst_ni, .we_i(rev_we), .waddr_i(MsgW'(h_q.msg_id)),
+    .wdata_i(m_ok_q ? nic_formats_pkg::NIC_STATUS_OK : m_status_q),
+    .raddr_i(MsgW'(h.msg_id)), .rdata_o(ev_st));
   always_comb begin
     unique case (h.ptype)
       nic_formats_pkg::NIC_PKT_TYPE_WRITE, nic_formats_pkg::NIC_PKT_TYPE_READ_REQ, nic_formats_pkg::NIC_PKT_TYPE_MP, nic_formats_pkg::NIC_PKT_TYPE_EVENT: typ_ok = (Vc == 0);
@@ -281,18 +284,37 @@ module nic_rx #(
   assign hold = state_q == SData && m_ok_q && f_any && f_lastw && in_last_i && !h_q.last
                 && !h_q.phys && blk_v[11:7] != 5'h1F;
 
-  // MPQ of the packet's VP
+  // MPQ context (nic_ring_ctx): read for the packet being written (port 0) and for the head flit
+  // arriving (port 1: its PHASE bit)
   logic [4:0]  mvp;
   logic [47:0] mpq_addr;
   logic [31:0] mpq_used, mpq_size, mpq_idx;
   logic [4:0]  mlog;
+  logic        mpq_we;
+  logic [2*5-1:0]  mx_log2;
+  logic [2*32-1:0] mx_tail;
+  /* verilator lint_off UNUSEDSIGNAL */  // port 1 needs only log2 and tail; no next values
+  logic [2*48-1:0] mx_base;
+  logic [2*32-1:0] mx_head;
+  logic [2*5-1:0]  mx_log2_nx;
+  logic [2*32-1:0] mx_head_nx, mx_tail_nx;
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign mvp = h_q.dst_vp;
+  assign mpq_we = state_q == SMp && in_valid_i && in_ready_o && in_last_i;
+  nic_ring_ctx #(.NumVp(NumVp), .Reads(2), .BaseOff(nic_formats_pkg::NIC_VPC_MPQ_BASE_OFFSET),
+                 .Log2Lsb(nic_formats_pkg::NIC_VPC_SIZES_MPQ_LOG2_LSB),
+                 .HeadOff(nic_formats_pkg::NIC_VP_MPQ_HEAD_OFFSET),
+                 .TailOff(nic_formats_pkg::NIC_VP_MPQ_TAIL_OFFSET)) u_mpq (
+    .clk_i, .rst_ni, .win_i, .win_rdata_o,
+    .tail_we_i(mpq_we), .tail_vp_i(mvp), .tail_i(mx_tail[31:0] + 32'd1),
+    .rd_vp_i({h.dst_vp, mvp}), .base_o(mx_base), .log2_o(mx_log2), .head_o(mx_head), .tail_o(mx_tail),
+    .log2_nx_o(mx_log2_nx), .head_nx_o(mx_head_nx), .tail_nx_o(mx_tail_nx));
   always_comb begin
-    mvp      = h_q.dst_vp;
-    mlog     = mpq_log2_i[32'(mvp)*5 +: 5];
+    mlog     = mx_log2[4:0];
     mpq_size = 32'd1 << mlog;
-    mpq_used = mpq_tail_o[32'(mvp)*32 +: 32] - mpq_head_i[32'(mvp)*32 +: 32];
-    mpq_idx  = mpq_tail_o[32'(mvp)*32 +: 32] & (mpq_size - 32'd1);
-    mpq_addr = mpq_base_i[32'(mvp)*48 +: 48] + {9'd0, mpq_idx, 7'd0};
+    mpq_used = mx_tail[31:0] - mx_head[31:0];
+    mpq_idx  = mx_tail[31:0] & (mpq_size - 32'd1);
+    mpq_addr = mx_base[47:0] + {9'd0, mpq_idx, 7'd0};
   end
 
 
@@ -364,9 +386,9 @@ module nic_rx #(
       h_q <= '0; flit_q <= '0; m_ok_q <= 1'b0; m_status_q <= '0; m_end_q <= '0;
       c_ok_q <= 1'b0; n_ok_q <= 1'b0; n_pend_q <= 1'b0; c_vpn_q <= '0; c_ppn_q <= '0;
       n_vpn_q <= '0; n_ppn_q <= '0; ans_q <= 1'b0; ans_status_q <= '0; mp_word_q <= '0;
-      mpq_tail_o <= '0; mpq_irq_o <= '0; rx_err_valid_o <= 1'b0; rx_err_o <= '0;
+      mpq_irq_o <= '0; rx_err_valid_o <= 1'b0; rx_err_o <= '0;
       n_gen_q <= 1'b0; m_gen_q <= 1'b0; out_q <= 1'b0; ans_ev_q <= 1'b0; m_key_q <= '0; m_vp_q <= '0; m_phys_q <= 1'b0;
-      rev_st_q <= '0; hb_addr_q <= '0; hb_len_q <= '0; hb_data_q <= '0;
+      hb_addr_q <= '0; hb_len_q <= '0; hb_data_q <= '0;
     end else begin
       mpq_irq_o      <= '0;
       rx_err_valid_o <= 1'b0;
@@ -449,7 +471,7 @@ module nic_rx #(
               end
             end
             nic_formats_pkg::NIC_PKT_TYPE_MP: begin
-              mp_word_q <= (64'(!mpq_tail_o[32'(h.dst_vp)*32 + 32'(mpq_log2_i[32'(h.dst_vp)*5 +: 5])]) << nic_formats_pkg::NIC_MP_HEAD_PHASE_LSB)
+              mp_word_q <= (64'(!mx_tail[32 + 32'(mx_log2[5 +: 5])]) << nic_formats_pkg::NIC_MP_HEAD_PHASE_LSB)
                            | (64'(h.aux[31:16]) << nic_formats_pkg::NIC_MP_HEAD_TAG_LSB) | (64'(h.len[6:0]) << nic_formats_pkg::NIC_MP_HEAD_LEN_LSB)
                            | (64'(h.src_vp) << nic_formats_pkg::NIC_MP_HEAD_SRC_VP_LSB) | 64'(h.src_node);
               state_q <= SMp;
@@ -498,16 +520,10 @@ module nic_rx #(
               state_q <= hold ? SHold : SHead;
               if (state_q == SData && h_q.last) begin
                 ans_status_q <= m_ok_q ? nic_formats_pkg::NIC_STATUS_OK : m_status_q;
-                if (Vc == 0 && h_q.rev) begin  // its outcome, for its EVENT
-                  for (int i = 0; i < NMsg; i++) begin
-                    if (MsgW'(h_q.msg_id) == MsgW'(i))
-                      rev_st_q[i*8 +: 8] <= m_ok_q ? nic_formats_pkg::NIC_STATUS_OK : m_status_q;
-                  end
-                end
+                // with REV its outcome goes into the status memory for its EVENT (rev_we)
                 if (h_q.ptype == nic_formats_pkg::NIC_PKT_TYPE_READ_DATA) state_q <= SDone;
                 else if (!h_q.rev) state_q <= SAck;
               end else if (state_q == SMp) begin
-                mpq_tail_o[32'(h_q.dst_vp)*32 +: 32] <= mpq_tail_o[32'(h_q.dst_vp)*32 +: 32] + 32'd1;
                 mpq_irq_o[h_q.dst_vp] <= 1'b1;
                 ans_status_q <= nic_formats_pkg::NIC_STATUS_OK;
                 state_q <= SAck;

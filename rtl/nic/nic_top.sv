@@ -87,9 +87,17 @@ module nic_top #(
   logic [35:0] att_ppn;
   logic [13:0] node_id;
   logic [NumVp-1:0]    vp_en, vp_phys_ok, cq_irq, mpq_irq;
-  logic [NumVp*48-1:0] cq_base, mpq_base, hdq_base;
-  logic [NumVp*5-1:0]  cq_log2, mpq_log2, hdq_log2;
-  logic [NumVp*32-1:0] cq_head, mpq_head, cq_tail, mpq_tail, hdq_head, mpq_tail0, mpq_tail1;
+  logic [NumVp*48-1:0] hdq_base;
+  logic [NumVp*5-1:0]  hdq_log2;
+  logic [NumVp*32-1:0] hdq_head;
+  logic [NumVp-1:0]    cq_room;
+  // the register windows of the units that keep per-VP context (nic_regs routes the accesses)
+  nic_pkg::win_t       win;
+  logic [63:0]         win_rdata, win_cq, win_mpq0;
+  /* verilator lint_off UNUSEDSIGNAL */  // the VC1 receiver never writes an MPQ
+  logic [63:0]         win_mpq1;
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign win_rdata = win_cq | win_mpq0;
   logic [NumVp*CntW-1:0] dq_words;
   logic [NumVp*64-1:0] vp_status;
   logic [NumVp*8-1:0]  outstanding;
@@ -136,13 +144,12 @@ module nic_top #(
     .mmio_rsp_valid_o, .mmio_rsp_rdata_o,
     .pio_valid_o(pio_valid), .pio_vp_o(pio_vp), .pio_data_o(pio_data), .pio_drop_i(pio_drop),
     .tail_we_o(tail_we), .tail_vp_o(tail_vp), .tail_o(tail), .hdq_head_i(hdq_head),
+    .win_o(win), .win_rdata_i(win_rdata),
     .key_we_o(key_we), .key_sel_o(key_sel), .key_base_o(key_base), .key_len_o(key_len), .key_ctrl_o(key_ctrl),
     .att_we_o(att_we), .att_index_o(att_index), .att_ppn_o(att_ppn),
     .node_id_o(node_id), .vp_en_o(vp_en), .vp_phys_ok_o(vp_phys_ok),
-    .cq_base_o(cq_base), .mpq_base_o(mpq_base), .hdq_base_o(hdq_base),
-    .cq_log2_o(cq_log2), .mpq_log2_o(mpq_log2), .hdq_log2_o(hdq_log2),
-    .cq_head_o(cq_head), .mpq_head_o(mpq_head),
-    .dq_words_i(dq_words_rsv), .cq_tail_i(cq_tail), .mpq_tail_i(mpq_tail), .vp_status_i(vp_status),
+    .hdq_base_o(hdq_base), .hdq_log2_o(hdq_log2),
+    .dq_words_i(dq_words_rsv), .vp_status_i(vp_status),
     .tx_pkts_i(tx_pkts_q), .rx_pkts_i(rx_pkts_q),
     .err_valid_i(err_valid), .err_vp_i(err_vp), .err_code_i(err_code), .err_tag_i(err_tag),
     .cq_irq_i(cq_irq), .mpq_irq_i(mpq_irq), .rx_err_valid_i(rx_err_valid), .rx_err_i(rx_err),
@@ -263,7 +270,7 @@ module nic_top #(
 
   nic_exec #(.NumVp(NumVp), .MaxWords(MaxWords), .MsgW(MsgW)) u_exec (
     .clk_i, .rst_ni, .node_id_i(node_id), .vp_en_i(vp_en), .vp_phys_ok_i(vp_phys_ok),
-    .cq_log2_i(cq_log2), .cq_head_i(cq_head), .cq_tail_i(cq_tail), .outstanding_i(outstanding),
+    .cq_room_i(cq_room), .outstanding_i(outstanding),
     .head_ok_i(head_ok), .head_ctrl_i(head_ctrl), .vp_ok_o(vp_ok), .cq_stall_o(cq_stall), .blocked_o(blocked),
     .desc_valid_i(desc_valid), .desc_ready_o(desc_ready), .desc_vp_i(desc_vp),
     .desc_nwords_i(desc_nwords), .desc_words_i(desc_words), .desc_bad_i(desc_bad),
@@ -293,7 +300,7 @@ module nic_top #(
   logic         d_event;
 
   nic_cmpl #(.NumVp(NumVp), .MsgW(MsgW)) u_cmpl (
-    .clk_i, .rst_ni, .cq_base_i(cq_base), .cq_log2_i(cq_log2),
+    .clk_i, .rst_ni, .win_i(win), .win_rdata_o(win_cq),
     .free_ok_o(free_ok), .free_id_o(free_id), .rec_we_i(rec_we), .rec_i(rec), .start_i(start),
     .start_vp_i(start_vp),
     .inv_active_i(inv_active), .inv_key_i(inv_key), .inv_hold_o(inv_hold[1]),
@@ -302,7 +309,7 @@ module nic_top #(
     .fail_valid_i(fail_valid), .fail_ready_o(fail_ready), .fail_id_i(fail_id), .fail_status_i(fail_status),
     .done_valid_i(d_valid), .done_ready_o(d_ready), .done_msg_id_i(d_msg_id), .done_status_i(d_status),
     .done_event_i(d_event),
-    .outstanding_o(outstanding), .cq_tail_o(cq_tail), .cq_irq_o(cq_irq),
+    .outstanding_o(outstanding), .cq_room_o(cq_room), .cq_irq_o(cq_irq),
     .rep_valid_o(err_valid[0]), .rep_vp_o(err_vp[0 +: 5]), .rep_code_o(err_code[0 +: 8]), .rep_tag_o(err_tag[0 +: 16]),
     .wr_valid_o(wc_valid[2]), .wr_ready_i(wc_ready[2]), .wr_addr_o(wc_data[2*WrW + 262 +: 48]),
     .wr_len_o(wc_data[2*WrW + 256 +: 6]), .wr_data_o(wc_data[2*WrW +: 256]), .wr_last_o(wc_last[2]));
@@ -402,12 +409,11 @@ module nic_top #(
     logic [13:0] an;
     logic [4:0]  avp, asv;
     logic [63:0] re;
-    logic [NumVp*32-1:0] mt;
+    logic [63:0]         mw;
     logic [NumVp-1:0]    mi;
     nic_rx #(.NumVp(NumVp), .Vc(v), .MsgW(MsgW)) u_rx (
       .clk_i, .rst_ni, .node_id_i(node_id), .vp_en_i(vp_en), .vp_phys_ok_i(vp_phys_ok),
-      .mpq_base_i(mpq_base), .mpq_log2_i(mpq_log2), .mpq_head_i(mpq_head),
-      .mpq_tail_o(mt), .mpq_irq_o(mi),
+      .win_i(win), .win_rdata_o(mw), .mpq_irq_o(mi),
       .in_valid_i(in_valid[v]), .in_ready_o(in_ready[v]), .in_data_i(in_data[v*256 +: 256]), .in_last_i(in_last[v]),
       .xl_req_valid_o(xq_valid[3 + v]), .xl_req_ready_i(xq_ready[3 + v]), .xl_req_vp_o(xq_vp[(3 + v)*5 +: 5]),
       .xl_req_addr_o(xq_addr[(3 + v)*64 +: 64]), .xl_req_len_o(xq_len[(3 + v)*32 +: 32]),
@@ -428,9 +434,9 @@ module nic_top #(
       assign j1_valid = jv; assign rq_head = jh;
       assign a_valid = av; assign a_node = an; assign a_vp = avp; assign a_src_vp = asv;
       assign a_msg_id = am; assign a_status = as; assign a_event = aev;
-      assign rx_err0_valid = ev; assign rx_err0 = re; assign mpq_tail0 = mt; assign mpq_irq0 = mi;
+      assign rx_err0_valid = ev; assign rx_err0 = re; assign win_mpq0 = mw; assign mpq_irq0 = mi;
     end else begin : g_vc1
-      assign rx_err1_valid = ev; assign rx_err1 = re; assign mpq_tail1 = mt; assign mpq_irq1 = mi;
+      assign rx_err1_valid = ev; assign rx_err1 = re; assign win_mpq1 = mw; assign mpq_irq1 = mi;
     end
     assign x_done_valid[v] = dv;
     assign x_done[v*8 +: 8] = dm;
@@ -439,7 +445,6 @@ module nic_top #(
     end
   end
   /* verilator lint_on UNUSEDSIGNAL */
-  assign mpq_tail = mpq_tail0;
   assign mpq_irq  = mpq_irq0;
   assign rx_err_valid = rx_err0_valid || rx_err1_valid;
   // the first receiver's fields when both report in one cycle; COUNT says how many reported
@@ -581,7 +586,7 @@ module nic_top #(
 
   logic unused;
   assign unused = ^{wa_rsp_valid, wa_rsp_tag, wa_rsp_data, wa_rsp_ready, wa_tag, rd_req_last_unused,
-                    va_rsp_valid, va_tag, va_rsp_tag, va_rsp_data, va_rsp_ready, vc0_mend_unused, r0_vp, r1_vp, rm_rsp_tag, mpq_tail1, mpq_irq1, x_done_valid, x_done, rx_err1_valid};
+                    va_rsp_valid, va_tag, va_rsp_tag, va_rsp_data, va_rsp_ready, vc0_mend_unused, r0_vp, r1_vp, rm_rsp_tag, mpq_irq1, x_done_valid, x_done, rx_err1_valid};
 
 `ifndef SYNTHESIS
   cmn_sim_cycle u_cycle (.clk_i);

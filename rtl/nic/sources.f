@@ -1,7 +1,10 @@
 // Source list of the NIC (rtl/nic, top nic_top). docs/common.md#source-lists.
 -f rtl/link/sources.f  // (with rtl/common's)
 rtl/nic/nic_formats_pkg.sv
+rtl/nic/nic_pkg.sv
 rtl/nic/nic_cmpl_pkg.sv
+rtl/nic/nic_vp_err.sv
+rtl/nic/nic_ring_ctx.sv
 rtl/nic/nic_regs.sv
 rtl/nic/nic_rx.sv
 rtl/nic/nic_cmpl.sv

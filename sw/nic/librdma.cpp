@@ -1,4 +1,4 @@
-// librdma.cpp: the RDMA user library (hpcnet/rdma.h, docs/nic.md section 9) over the NIC driver.
+// librdma.cpp: the RDMA user library (hpcnet/rdma.h, docs/nic.md section 10) over the NIC driver.
 // An endpoint is one VP with its process memory; descriptors are built from the generated formats
 // (hpcnet/nic_formats.hpp) and submitted by PIO (write-combined or uncached) or through the host
 // DQ and a doorbell.

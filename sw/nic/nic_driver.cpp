@@ -1,4 +1,4 @@
-// nic_driver.cpp: the NIC driver (hpcnet/nic_driver.hpp, docs/nic.md section 8).
+// nic_driver.cpp: the NIC driver (hpcnet/nic_driver.hpp, docs/nic.md section 9).
 #include "hpcnet/nic_driver.hpp"
 
 #include <algorithm>

@@ -185,12 +185,12 @@ struct RdengTb : JobRef {
     REQUIRE(j.t_xl_ans[r.page] >= 0);
     REQUIRE(j.t_xl_ans[r.page] < cyc);
     if (j.rd_acc == j.rd.size() || j.rd[j.rd_acc].page != r.page) j.t_pg_read_done[r.page] = cyc;
-    host.mem_ask(cyc, r.pa, r.len);
+    TB_REQUIRE(host.mem.take_read(r.pa, r.len, m.rd_req_tag_o, static_cast<std::uint64_t>(cyc)), host.mem.error());
     fr_req += ((r.pa & 31) + r.len + 31) / 32;
   }
   void on_rd_rsp() {
     ++fr_got;
-    host.mem_taken(cyc);
+    host.mem.read_fire(true);
   }
   void on_flit() {
     while (pk_job < offered && job(pk_job).flits == 5 * job(pk_job).npkts) {
@@ -284,9 +284,9 @@ struct RdengTb : JobRef {
       pct_res = rates[rnd(5)];
     }
     drive_job();
+    host.mem.req_ready_pct = pct_rd;
     host.drive(m, cyc);
     m.xl_req_ready_i = pct(pct_xl);
-    m.rd_req_ready_i = pct(pct_rd);
     m.pkt_ready_i = pct(pct_pkt);
     m.res_ready_i = pct(pct_res);
     if (fence.on) fence.drive(*this);
@@ -342,7 +342,6 @@ struct RdengTb : JobRef {
     hpcnet::tb::tick(h);
     if (job_take) m.job_valid_i = 0;
     if (xl_rsp_take) m.xl_rsp_valid_i = 0;
-    if (rd_rsp_take) m.rd_rsp_valid_i = 0;
     ++cyc;
   }
 
@@ -369,7 +368,7 @@ struct RdengTb : JobRef {
       REQUIRE(!m.res_valid_o);
     }
     REQUIRE(fr_got == fr_req);
-    REQUIRE(host.mem_q.empty());
+    REQUIRE(host.mem.reads_idle());
     REQUIRE(host.xl_q.empty());
   }
   double bytes_per_cycle() const {

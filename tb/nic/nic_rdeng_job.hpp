@@ -10,10 +10,11 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <random>
 #include <vector>
 
 #include "hpcnet/nic_formats.hpp"
+#include "hpcnet/tb/rng.hpp"
+#include "nic_pkt_ref.hpp"
 
 // REQUIRE with its context formatted only when it fails (the bench's checks run every cycle or
 // flit; `cyc` is the cycle in scope).
@@ -28,9 +29,9 @@
 namespace {
 
 namespace nf = hpcnet::nic_formats;
-using Bytes32 = std::array<std::uint8_t, 32>;
+using nic_tb::Bytes32;
 
-constexpr std::uint64_t kAddrMask = (std::uint64_t{1} << 48) - 1;
+constexpr std::uint64_t kAddrMask = nic_tb::kPktAddrMask;
 constexpr std::uint64_t kPage = 4096;
 
 std::uint8_t host_byte(std::uint64_t pa) {
@@ -50,7 +51,7 @@ struct Params {
 struct Cfg {
   unsigned att_lat = 20, att_jit = 8;   // ATT answer: lat + [0, jit] cycles after the request
   unsigned mem_lat = 40, mem_jit = 30;  // first frame: lat + [0, jit] cycles after the request
-  unsigned gap_pct = 10;                // chance of a gap (1..4 cycles) before a frame
+  unsigned mem_idle_pct = 10;           // chance of an idle cycle before a frame, each cycle
   bool random_rates = true;             // random back-pressure / idle; else everything ready
 };
 
@@ -100,33 +101,20 @@ struct Job {
   std::uint8_t byte(std::uint32_t t) const { return t >= zero_from ? 0 : host_byte(pa_of(a0() + t)); }
   unsigned npages() const { return static_cast<unsigned>(((a0() + len - 1) >> 12) - (a0() >> 12) + 1); }
 
+  // Packet p's head: the LAST packet's AUX carries the job's status (a later page's failure: the
+  // receiver reports it).
   nf::PktHead head(unsigned p) const {
-    const std::uint64_t b = (d0() & ~std::uint64_t{127}) + 128ull * p;
-    const std::uint64_t first = std::max(d0(), b), end = std::min(d0() + len, b + 128);
-    nf::PktHead h = tmpl;
-    h.first = p == 0;
-    h.last = p + 1 == npkts;
-    h.len = static_cast<std::uint32_t>(end - first);
-    h.msg_len = len;
-    h.addr.key = static_cast<std::uint32_t>(dst >> 48);
-    h.addr.addr = first;
-    // AUX: 0, on the last packet the job's status (a later page's failure: the receiver reports it)
-    h.aux = !h.last ? 0 : late_page >= 0 ? late_status : aux_status;
-    return h;
+    return nic_tb::pkt_ref_head(tmpl, dst, len, p, late_page >= 0 ? late_status : aux_status);
   }
   Bytes32 payload(unsigned p, unsigned k) const {  // frame k (0..3) of packet p
-    Bytes32 r{};
-    const std::uint64_t f = (d0() & ~std::uint64_t{127}) + 128ull * p + 32ull * k;
-    for (unsigned i = 0; i < 32; ++i)
-      if (f + i >= d0() && f + i < d0() + len) r[i] = byte(static_cast<std::uint32_t>(f + i - d0()));
-    return r;
+    return nic_tb::pkt_ref_payload(dst, len, p, k, [this](std::uint32_t t) { return byte(t); });
   }
 };
 
 // The bench's random source and the reference: random jobs, and what each must produce.
 struct JobRef {
   Params p;
-  std::mt19937_64 rng;
+  hpcnet::tb::Rng rng;
 
   JobRef(Params p_, std::uint64_t seed) : p(p_), rng(seed) {}
   unsigned rnd(unsigned n) { return static_cast<unsigned>(rng() % n); }
@@ -166,27 +154,7 @@ struct JobRef {
     j.status = j.fail_first;  // a job that sent its packets: OK (its last head carries the status)
   }
 
-  // A random template: the fields the engine keeps random, the ones it sets garbage.
-  nf::PktHead random_tmpl() {
-    nf::PktHead t;
-    t.rhead = static_cast<std::uint32_t>(rng());
-    t.ptype = pct(50) ? nf::PktType::WRITE : nf::PktType::READ_DATA;
-    t.src_node = rnd(1 << 14);
-    t.dst_node = rnd(1 << 14);
-    t.src_vp = rnd(32);
-    t.dst_vp = rnd(32);
-    t.phys = pct(50);
-    t.rev = pct(50);
-    t.msg_id = rnd(256);
-    t.aux = rng();
-    t.first = pct(50);  // the engine sets these
-    t.last = pct(50);
-    t.len = rnd(256);
-    t.msg_len = static_cast<std::uint32_t>(rng());
-    t.addr.key = rnd(1 << 16);
-    t.addr.addr = rng() & kAddrMask;
-    return t;
-  }
+  nf::PktHead random_tmpl() { return nic_tb::random_pkt_tmpl(rng); }
 
   // Fills the job's other fields at random around the given offsets and length.
   void random_job(Job& j, unsigned a, unsigned d, std::uint32_t len, bool allow_phys = true) {

@@ -1,7 +1,7 @@
 // nic_rdeng_tb.hpp: the bench of the read engine's unit test (test_nic_rdeng.cpp), by role:
 //   nic_rdeng_job.hpp      the job reference (source bytes, expected translations, reads, packets
 //                          and results) and the bench's random source;
-//   nic_rdeng_host.hpp     the ATT and host memory models, with latencies and gaps;
+//   nic_rdeng_host.hpp     the ATT and host memory models, with latencies and idle cycles;
 //   nic_rdeng_fence.hpp    the fence of a deregistration: nic_inval's side and its reference;
 //   nic_rdeng_harness.hpp  the harness: ports, random idle and back-pressure, the checks made
 //                          every cycle and flit;

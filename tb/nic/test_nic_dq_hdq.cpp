@@ -9,7 +9,6 @@
 
 #include <cstdint>
 #include <deque>
-#include <random>
 #include <vector>
 
 #include "Vnic_dq.h"
@@ -17,6 +16,8 @@
 #include "hpcnet/nic_formats.hpp"
 #include "hpcnet/tb/bits.hpp"
 #include "hpcnet/tb/cycle.hpp"
+#include "hpcnet/tb/dma_mem.hpp"
+#include "hpcnet/tb/rng.hpp"
 #include "hpcnet/tb/seed.hpp"
 #include "nic_host_model.hpp"
 #include "sim/core/harness.hpp"
@@ -34,9 +35,8 @@ struct Both {
   hpcnet::sim::Harness<Vnic_dq> hd{312.5, hpcnet::sim::TraceWindow::off()};
   Vnic_hdq& f = hh.dut();
   Vnic_dq& q = hd.dut();
-  std::mt19937_64 rng;
-  HostMem mem;
-  DmaHost host;
+  hpcnet::tb::Rng rng;
+  hpcnet::tb::DmaMem dma{rng};  // host memory and its DMA read port
   std::vector<SwVp> sw;
   enum Kind { kPio, kDma, kMixed };
   std::vector<Kind> kind;
@@ -49,7 +49,7 @@ struct Both {
   bool produce = true;
 
   explicit Both(std::uint64_t seed)
-      : rng(seed), host(rng, mem), sw(kVp), kind(kVp), expect(kVp), pio_words(kVp), dma_phase(kVp, false) {
+      : rng(seed), sw(kVp), kind(kVp), expect(kVp), pio_words(kVp), dma_phase(kVp, false) {
     std::vector<unsigned> log2s(kVp);
     for (unsigned v = 0; v < kVp; ++v) {
       kind[v] = v < 10 ? kPio : (v < 24 ? kDma : kMixed);
@@ -60,7 +60,14 @@ struct Both {
       put_bits(f.base_i, 48 * v, 48, sw[v].base);
       put_bits(f.log2_i, 5 * v, 5, sw[v].log2);
     }
-    host.lat_max = 250;
+    // the host answers after 2 + [0, 249] cycles, 1 in 20 after 251 cycles; half its cycles stall a
+    // request, half are idle before a frame
+    dma.lat = 2;
+    dma.lat_jit = 249;
+    dma.long_pct = 5;
+    dma.long_lat = 251;
+    dma.req_ready_pct = 50;
+    dma.rsp_idle_pct = 50;
     f.tail_we_i = 0;
     f.rd_req_ready_i = 0;
     f.rd_rsp_valid_i = 0;
@@ -116,11 +123,7 @@ struct Both {
       if (dma_phase[v] || kind[v] == kDma) {
         auto d = make_desc();
         if (x.free_words() >= d.size()) {
-          for (unsigned i = 0; i < d.size(); ++i) {
-            mem.write(x.base + 8ull * ((x.tail + i) & x.mask()), d[i]);
-            x.unrung.push_back(d[i]);
-          }
-          x.tail += static_cast<std::uint32_t>(d.size());
+          for (auto w : d) x.produce(dma.mem, w);
           expect[v].push_back(d);
           ++dma_descs;
           bell = rnd(2) == 0;
@@ -144,7 +147,8 @@ struct Both {
     q.pio_data_i = pio ? pio_words[pio_vp].front() : rng();
     // ---- the fetcher, then the DQ, then the fetcher's response handshake
     for (unsigned v = 0; v < kVp; ++v) put_bits(f.words_i, v * 10, 10, words_of(v));
-    host.drive(f, hh.cycles());
+    dma.step(hh.cycles());
+    dma.drive(f);
     f.fw_ready_i = 0;
     hh.eval();
     q.fw_valid_i = f.fw_valid_o;
@@ -173,10 +177,7 @@ struct Both {
     const bool fw_acc = f.fw_valid_o && f.fw_ready_i;
     const unsigned fw_vp = f.fw_vp_o;
     const std::uint64_t fw_d = f.fw_data_o;
-    const bool rsp_acc = f.rd_rsp_valid_i && f.rd_rsp_ready_o;
-    const bool req_taken = f.rd_req_valid_o && f.rd_req_ready_i;
-    const std::uint64_t req_addr = f.rd_req_addr_o;
-    const unsigned req_len = f.rd_req_len_o;
+    REQUIRE(dma.sample(f, hh.cycles()));
     hpcnet::tb::tick(hh);
     hpcnet::tb::tick(hd);
     if (pio) pio_words[pio_vp].pop_front();
@@ -185,8 +186,6 @@ struct Both {
       for (auto w : x.unrung) x.exp.push_back(w);
       x.unrung.clear();
     }
-    if (req_taken) host.take_req(req_addr, req_len, hh.cycles());
-    if (rsp_acc) host.frame_taken();
     if (fw_acc) {
       SwVp& x = sw[fw_vp];
       REQUIRE(!x.exp.empty());

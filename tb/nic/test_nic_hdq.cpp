@@ -19,16 +19,16 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <deque>
-#include <random>
 #include <vector>
 
 #include "Vnic_hdq.h"
 #include "Vnic_hdq_s.h"
 #include "hpcnet/tb/bits.hpp"
 #include "hpcnet/tb/cycle.hpp"
+#include "hpcnet/tb/dma_mem.hpp"
+#include "hpcnet/tb/rng.hpp"
 #include "hpcnet/tb/seed.hpp"
 #include "nic_host_model.hpp"
 #include "sim/core/harness.hpp"
@@ -54,10 +54,9 @@ struct HdqTb {
   HdqParams p;
   hpcnet::sim::Harness<M> h{312.5, hpcnet::sim::trace_from_env()};
   M& m = h.dut();
-  std::mt19937_64 rng;
+  hpcnet::tb::Rng rng;
   unsigned cw;
-  HostMem mem;
-  DmaHost host;
+  hpcnet::tb::DmaMem dma{rng};  // host memory and its DMA read port
   std::vector<SwVp> sw;
   std::vector<unsigned> dq;  // DQ model: words held
   unsigned max_req;          // words
@@ -66,7 +65,7 @@ struct HdqTb {
   // request sized, its words and the current frame's words not yet taken, the round-robin pointer.
   enum { kIdle, kSize, kReq, kRsp };
   int rst = kIdle;
-  unsigned prio = 0, out_vp = 0, r_nw = 0, out_left = 0, frame_left = 0;
+  unsigned prio = 0, out_vp = 0, r_nw = 0, r_frame = 0, out_left = 0, frame_left = 0;
   std::uint64_t r_addr = 0;
   struct Snap {
     std::vector<std::uint32_t> tail_reg;
@@ -82,8 +81,12 @@ struct HdqTb {
                 ignored_bells = 0, unsized = 0;
 
   HdqTb(HdqParams p_, std::uint64_t seed, const std::vector<unsigned>& log2s)
-      : p(p_), rng(seed), cw(p_.cnt_w()), host(rng, mem), sw(p_.num_vp), dq(p_.num_vp, 0),
-        max_req(p_.max_req_bytes / 8) {
+      : p(p_), rng(seed), cw(p_.cnt_w()), sw(p_.num_vp), dq(p_.num_vp, 0), max_req(p_.max_req_bytes / 8) {
+    // the host answers after 2 + [0, 39] cycles, 1 in 20 after 251 cycles
+    dma.lat = 2;
+    dma.lat_jit = 39;
+    dma.long_pct = 5;
+    dma.long_lat = 251;
     place_rings(sw, rng, log2s);
     for (unsigned v = 0; v < p.num_vp; ++v) {
       put_bits(m.base_i, 48 * v, 48, sw[v].base);
@@ -119,12 +122,7 @@ struct HdqTb {
       const unsigned v = rnd(n);
       SwVp& x = sw[v];
       const unsigned k = std::min(x.free_words(), 1 + rnd(12));
-      for (unsigned i = 0; i < k; ++i) {
-        const std::uint64_t w = rng();
-        mem.write(x.base + 8ull * ((x.tail + i) & x.mask()), w);
-        x.unrung.push_back(w);
-      }
-      x.tail += k;
+      for (unsigned i = 0; i < k; ++i) x.produce(dma.mem, rng());
     }
     bool bell = false;
     unsigned bvp = 0;
@@ -144,7 +142,8 @@ struct HdqTb {
     m.tail_vp_i = static_cast<std::uint8_t>(bell ? bvp : rnd(32));
     m.tail_i = bell ? bval : static_cast<std::uint32_t>(rng());
     for (unsigned v = 0; v < n; ++v) put_bits(m.words_i, v * cw, cw, dq[v]);
-    host.drive(m, now());
+    dma.step(now());
+    dma.drive(m);
     h.eval();
     // The DQ takes a word at random, never into a full DQ (nic_dq stalls it).
     const bool fw_rdy = rnd(100) < fw_ready_pct && dq[m.fw_vp_o % n] < p.dq_words;
@@ -203,7 +202,7 @@ struct HdqTb {
     const bool outstanding = rst == kRsp;
     // ---- the words
     const bool fv = m.fw_valid_o;
-    REQUIRE(fv == (outstanding && host.showing));
+    REQUIRE(fv == (outstanding && dma.rd_rsp_valid()));
     bool fw_acc = false, last_of_frame = false;
     if (fv) {
       REQUIRE(m.fw_vp_o == out_vp);
@@ -213,9 +212,10 @@ struct HdqTb {
       last_of_frame = frame_left == 1;
     }
     // (rd_rsp_ready_o may be high without a frame)
-    if (host.showing) REQUIRE(bool(m.rd_rsp_ready_o) == (fw_acc && last_of_frame));
-    if (host.showing && last_of_frame && fw_acc) REQUIRE(bool(m.rd_rsp_last_i) == (out_left == 1));
+    if (dma.rd_rsp_valid()) REQUIRE(bool(m.rd_rsp_ready_o) == (fw_acc && last_of_frame));
+    if (dma.rd_rsp_valid() && last_of_frame && fw_acc) REQUIRE(bool(m.rd_rsp_last_i) == (out_left == 1));
     const bool req_taken = rv && m.rd_req_ready_i;
+    REQUIRE(dma.sample(m, now()));
 
     hpcnet::tb::tick(h);
 
@@ -230,7 +230,7 @@ struct HdqTb {
       ++ignored_bells;
     }
     if (req_taken) {
-      host.take_req(r_addr, 8 * r_nw, now());
+      r_frame = 0;
       const std::uint64_t fa = r_addr & ~31ull;
       frame_left = static_cast<unsigned>(std::min<std::uint64_t>(fa + 32, r_addr + 8 * r_nw) - r_addr) / 8;
     }
@@ -244,14 +244,11 @@ struct HdqTb {
       --out_left;
       --frame_left;
       if (frame_left == 0) {
-        host.frame_taken();
-        const DmaHost::Req* r = host.reqs.empty() ? nullptr : &host.reqs.front();
         if (out_left == 0) {
           rst = kIdle;
-        } else {
-          REQUIRE(r != nullptr);
-          const std::uint64_t fa = (r->addr & ~31ull) + 32ull * r->next;
-          frame_left = static_cast<unsigned>(std::min<std::uint64_t>(fa + 32, r->addr + r->len) - fa) / 8;
+        } else {  // the request's next frame
+          const std::uint64_t fa = (r_addr & ~31ull) + 32ull * ++r_frame;
+          frame_left = static_cast<unsigned>(std::min<std::uint64_t>(fa + 32, r_addr + 8 * r_nw) - fa) / 8;
         }
       }
     }
@@ -269,15 +266,15 @@ struct HdqTb {
 
   void run(unsigned cycles) {
     const unsigned prod[] = {5, 30, 80}, bell[] = {5, 40, 90}, fwr[] = {20, 70, 100},
-                   drain[] = {0, 3, 30, 100}, rdy[] = {10, 60, 100}, gap[] = {20, 70, 100};
+                   drain[] = {0, 3, 30, 100}, rdy[] = {10, 60, 100}, idle[] = {80, 30, 0};
     for (unsigned c = 0; c < cycles; ++c) {
       if (c % 1500 == 0) {
         prod_pct = prod[rnd(3)];
         bell_pct = bell[rnd(3)];
         fw_ready_pct = fwr[rnd(3)];
         drain_pct = drain[rnd(4)];
-        host.ready_pct = rdy[rnd(3)];
-        host.gap_pct = gap[rnd(3)];
+        dma.req_ready_pct = rdy[rnd(3)];
+        dma.rsp_idle_pct = idle[rnd(3)];
       }
       cycle();
     }
@@ -308,7 +305,7 @@ void hdq_random_run(HdqParams p, const char* name, unsigned cycles, bool small) 
   const std::uint64_t base = hpcnet::tb::seed(name);
   for (std::uint64_t k = 0; k < 2; ++k) {
     INFO("seed " << base + k);
-    std::mt19937_64 r(base + k + 1000);
+    hpcnet::tb::Rng r(base + k + 1000);
     std::vector<unsigned> log2s(p.num_vp);
     for (unsigned v = 0; v < p.num_vp; ++v) log2s[v] = 2 + static_cast<unsigned>(r() % 9);
     if (small) log2s = {3, 7, 0};
@@ -349,18 +346,13 @@ TEST_CASE("nic_hdq: a doorbell gives a request three cycles later", "[nic_hdq]")
   tb.produce = false;
   tb.bell_pct = 0;
   tb.refill_pct = 0;
-  tb.host.ready_pct = 100;
-  tb.host.gap_pct = 100;
+  tb.dma.req_ready_pct = 100;
+  tb.dma.rsp_idle_pct = 0;
   tb.fw_ready_pct = 100;
   for (unsigned v : {0u, 5u, 31u, 5u}) {
     INFO("VP " << v);
     SwVp& x = tb.sw[v];
-    for (unsigned i = 0; i < 5; ++i) {
-      const std::uint64_t w = tb.rng();
-      tb.mem.write(x.base + 8ull * ((x.tail + i) & x.mask()), w);
-      x.unrung.push_back(w);
-    }
-    x.tail += 5;
+    for (unsigned i = 0; i < 5; ++i) x.produce(tb.dma.mem, tb.rng());
     tb.force_bell = true;
     tb.force_vp = v;
     const std::uint64_t before = tb.requests;
@@ -379,12 +371,7 @@ TEST_CASE("nic_hdq: a doorbell gives a request three cycles later", "[nic_hdq]")
   SwVp& x = tb.sw[9];
   x.base = 0x900000000ull;  // (no 4 KB boundary near: one request)
   put_bits(tb.m.base_i, 48 * 9, 48, x.base);
-  for (unsigned i = 0; i < 3; ++i) {
-    const std::uint64_t w = tb.rng();
-    tb.mem.write(x.base + 8ull * ((x.tail + i) & x.mask()), w);
-    x.unrung.push_back(w);
-  }
-  x.tail += 3;
+  for (unsigned i = 0; i < 3; ++i) x.produce(tb.dma.mem, tb.rng());
   tb.force_bell = true;
   tb.force_vp = 9;
   tb.cycle();  // the doorbell

@@ -4,9 +4,10 @@
 //     map of scattered physical pages (physical jobs: paddr = ADDR); it can fail a job's first
 //     lookup (BAD_KEY, NOT_OWNER, RANGE, PERM; PHYS_DENIED for a physical job without PHYS_OK)
 //     or a later page's (a region deregistered under the transfer); it stalls requests at random;
-//   - host memory: byte at physical address a = a fixed hash of a; read requests answered in
-//     order after a latency plus random extra delay, as the 32-byte-aligned frames holding the
-//     requested bytes (bytes outside the request zero), with random gaps between frames;
+//   - host memory (hpcnet/tb/dma_mem.hpp): byte at physical address a = a fixed hash of a; read
+//     requests answered in order after a latency plus random extra delay, as the 32-byte-aligned
+//     frames holding the requested bytes (bytes outside the request zero), with random idle
+//     cycles before frames and random data while no frame is shown;
 //   - the job source (random idle cycles), the packet sink and the result sink (random
 //     back-pressure; the rates change every 500 cycles).
 // Checked against the reference, job by job:
@@ -106,7 +107,7 @@ TEST_CASE("nic_rdeng: one flit per cycle at large sizes with a frame per cycle f
   cfg.att_jit = 0;
   cfg.mem_lat = 250;
   cfg.mem_jit = 0;
-  cfg.gap_pct = 0;
+  cfg.mem_idle_pct = 0;
   cfg.random_rates = false;
   struct Case {
     unsigned a, d;

@@ -1,4 +1,4 @@
-// hpcnet/nic_driver.hpp: host driver of the NIC (docs/nic.md section 8). Written only against
+// hpcnet/nic_driver.hpp: host driver of the NIC (docs/nic.md section 9). Written only against
 // hpcnet::Platform: it opens the node's NIC (kDeviceId), gives out virtual ports (VPs) with their
 // rings, registers memory (pins the pages of a process's buffer and writes their physical
 // addresses into the ATT in virtual order, a key per region, with its rights and owner VP),

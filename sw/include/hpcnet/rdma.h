@@ -1,4 +1,4 @@
-/* hpcnet/rdma.h: the NIC's RDMA user library (docs/nic.md section 9). C-callable; the names and
+/* hpcnet/rdma.h: the NIC's RDMA user library (docs/nic.md section 10). C-callable; the names and
  * semantics follow what a verbs or OpenSHMEM user expects: an endpoint owns one virtual port (VP)
  * of its node's NIC; memory is registered for it (a key per region, with rights); RDMA write and
  * read are byte-granular between registered regions of two nodes, with no connection set-up;
