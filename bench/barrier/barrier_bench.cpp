@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/net/net_sim.hpp"
+#include "sim/net/model/net_sim.hpp"
 
 namespace hpcnet::bench {
 

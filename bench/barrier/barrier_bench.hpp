@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/net/net_barrier.hpp"
+#include "sim/net/barrier/net_barrier.hpp"
 
 namespace hpcnet::bench {
 
@@ -63,7 +63,7 @@ double multiphase_model(const sim::MeshShape& s, sim::BarrierKind kind);
 BarrierPoint run_barrier_point(const std::string& net, sim::BarrierMethod method, sim::BarrierKind kind, double load,
                                const BarrierBenchOptions& o);
 
-// The SSM's inter-node barrier over the global sync tree (bench/barrier/ssm_tree.hpp), when the
+// The SSM's inter-node barrier over the global sync tree (sim/gsn/ssm_tree_barrier.hpp), when the
 // gsn block is built; `why` says otherwise.
 struct TreePoint {
   unsigned nodes = 0;

@@ -14,7 +14,7 @@
 #include "common/plot.hpp"
 #include "common/registry.hpp"
 #include "common/results.hpp"
-#include "sim/net/net_sim.hpp"
+#include "sim/net/model/net_sim.hpp"
 
 namespace hpcnet::bench {
 

@@ -1,20 +1,26 @@
 // barrier_tree.cpp: the SSM's io=1 barrier over the global sync tree for `hpcnet net-barrier`'s
-// side-by-side table, measured by measure_ssm_tree_barrier (bench/barrier/ssm_tree.hpp).
+// side-by-side table, measured by measure_ssm_tree_barrier (sim/gsn/ssm_tree_barrier.hpp).
 #include <algorithm>
 #include <numeric>
 
 #include "barrier/barrier_bench.hpp"
-#include "barrier/ssm_tree.hpp"
+#include "common/cli.hpp"
+#include "sim/gsn/ssm_tree_barrier.hpp"
 
 namespace hpcnet::bench {
 
 bool tree_barrier_available(std::string*) { return true; }
 
 TreePoint run_tree_barrier(unsigned nodes, unsigned barriers) {
-  SsmTreeDetail detail;
-  SsmTreeOptions opt;
+  sim::SsmTreeDetail detail;
+  sim::SsmTreeOptions opt;
   opt.detail = &detail;
-  const SsmTreeBarrier m = measure_ssm_tree_barrier(nodes, barriers, opt);
+  sim::SsmTreeBarrier m;
+  try {
+    m = sim::measure_ssm_tree_barrier(nodes, barriers, opt);
+  } catch (const sim::TreeBarrierFailed& e) {  // a barrier failed: a check, exit 1
+    throw CheckFailed(e.what());
+  }
   TreePoint t;
   t.nodes = m.nodes;
   t.latency_cycles = m.latency_cycles;

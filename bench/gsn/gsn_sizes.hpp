@@ -1,9 +1,9 @@
 // bench/gsn/gsn_sizes.hpp: the node counts a GsnSystem can have in this build (bench-gsn --nodes,
 // cluster --nodes): 1 (the engine's own loopback) and the leaves of every built product tree
-// (sim/gsn/gsn_fabric.hpp: gsn_models()), read from the model table, never listed by hand.
+// (sim/gsn/gsn_fabric.hpp: gsn_node_counts(), from the model table, never listed by hand), and
+// the --nodes validator that says which ones only the benchmark models have.
 #pragma once
 
-#include <algorithm>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -16,22 +16,12 @@
 
 namespace hpcnet::bench {
 
-inline std::vector<unsigned> gsn_node_counts() {
-  std::vector<unsigned> n{1};
-  for (const auto& m : sim::gsn_models()) n.push_back(static_cast<unsigned>(m.param("Nodes", 0)));
-  std::sort(n.begin(), n.end());
-  return n;
-}
-
-// "1, 2, 4, 16, 64"
-inline std::string gsn_node_counts_text() {
-  std::string s;
-  for (unsigned n : gsn_node_counts()) s += (s.empty() ? "" : ", ") + std::to_string(n);
-  return s;
-}
+// The node counts built and their text (sim/gsn/gsn_fabric.hpp).
+using sim::gsn_node_counts;
+using sim::gsn_node_counts_text;
 
 // The node counts whose trees only the benchmark models have (BENCH in rtl/gsn/models.cmake,
-// read by bench/CMakeLists.txt), when this tree does not build them; else none.
+// read by bench/gsn/bench.cmake), when this tree does not build them; else none.
 inline std::vector<unsigned> gsn_bench_only_counts() {
   std::vector<unsigned> n;
 #ifdef HPCNET_GSN_BENCH_NODES

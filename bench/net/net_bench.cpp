@@ -13,7 +13,7 @@
 
 #include "common/cli.hpp"
 #include "common/report.hpp"
-#include "sim/net/net_capacity.hpp"
+#include "sim/net/stats/net_capacity.hpp"
 
 namespace hpcnet::bench {
 
@@ -345,53 +345,23 @@ const Sat& Bench::saturation(Pattern p, NetMode m, unsigned buf) {
   auto it = sat_.find(k);
   if (it != sat_.end()) return it->second;
   NetSimBase& n = need(m, buf);
-  const double limit = 2 * zero_load(p, m, buf).lat();
+  SaturationSearch ss;
+  ss.latency_limit = 2 * zero_load(p, m, buf).lat();
+  ss.start = kZeroLoad;
+  ss.max_load = kMaxLoad;
+  ss.step = o_.quick ? 0.1 : 0.05;
+  ss.tol = tol_;
   const size_t points0 = runs_;
-  Sat s;
-  auto above = [&](const Point& pt) { return !pt.s.stable || pt.lat() >= limit; };
-  double lo = kZeroLoad, hi = NAN;
-  // Bracket from the latency curve's grid points when there is one for this model, else a coarse sweep.
+  // Bracket from the latency curve's grid points when there is one for this model, else a coarse
+  // sweep (find_saturation).
+  std::vector<std::pair<double, bool>> known;
   auto cv = curves_.find({p, m});
-  if (cv != curves_.end() && buf == default_buf(m)) {
-    for (const Point& pt : cv->second) {
-      if (pt.added) continue;  // the grid's points only: the same bracket with or without the added points
-      if (above(pt)) {
-        hi = pt.load;
-        break;
-      }
-      lo = pt.load;
-    }
-  }
-  if (std::isnan(hi)) {
-    const double step = o_.quick ? 0.1 : 0.05;
-    for (double l = std::ceil((lo + 1e-9) / step) * step; l <= kMaxLoad + 1e-9; l += step) {
-      if (above(point(n, p, l))) {
-        hi = l;
-        break;
-      }
-      lo = l;
-    }
-  }
-  if (std::isnan(hi)) {
-    s.above_max = true;
-    s.lo = s.hi = s.load = kMaxLoad;
-  } else {
-    while (hi - lo > tol_) {
-      const double mid = 0.5 * (lo + hi);
-      (above(point(n, p, mid)) ? hi : lo) = mid;
-    }
-    s.lo = lo;
-    s.hi = hi;
-    s.load = 0.5 * (lo + hi);
-  }
-  // the saturation throughput: what the network accepts when every node offers 1 flit/cycle
-  const Point full = point(n, p, kMaxLoad);
-  s.accepted_at_max = full.s.accepted();
-  s.accepted_stable = full.s.stable;
-  s.full_max_age = full.s.max_age;
-  s.full_min_src = full.s.min_src_delivered;
-  s.full_max_wait = full.s.max_wait;
-  if (!(cv != curves_.end() && buf == default_buf(m))) {  // a sweep: what the next ones will take
+  const bool from_curve = cv != curves_.end() && buf == default_buf(m);
+  if (from_curve)
+    for (const Point& pt : cv->second)
+      if (!pt.added) known.emplace_back(pt.load, saturated(pt.s, ss.latency_limit));  // the same bracket with or without the added points
+  const Sat s = find_saturation([&](double load) { return point(n, p, load).s; }, ss, known);
+  if (!from_curve) {  // a sweep: what the next ones will take
     sat_points_ += runs_ - points0;
     ++sat_count_;
   }

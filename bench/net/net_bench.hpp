@@ -17,9 +17,9 @@
 #include "common/registry.hpp"
 #include "common/table.hpp"
 
-#include "sim/net/net_sim.hpp"
-#include "sim/net/net_traffic.hpp"
+#include "sim/net/model/net_sim.hpp"
 #include "sim/net/net_types.hpp"
+#include "sim/net/traffic/net_traffic.hpp"
 
 namespace hpcnet::bench {
 

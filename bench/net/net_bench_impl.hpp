@@ -14,7 +14,8 @@
 
 #include "common/table.hpp"
 #include "net/net_bench.hpp"
-#include "sim/net/net_sim.hpp"
+#include "sim/net/experiments/saturation.hpp"
+#include "sim/net/model/net_sim.hpp"
 
 namespace hpcnet::bench::netb {
 
@@ -37,15 +38,7 @@ struct Point {
   double lat() const { return s.avg_latency(); }
 };
 
-struct Sat {
-  double load = NAN;        // where the average latency reaches 2 x zero-load (midpoint of the final bracket)
-  double lo = 0, hi = 0;    // final bracket
-  bool above_max = false;   // still below the criterion at kMaxLoad
-  double accepted_at_max = 0;  // accepted throughput at offered load kMaxLoad (measured, one run)
-  bool accepted_stable = false;
-  // that run's oldest packet (whole run), fewest packets delivered by a source, longest router wait
-  uint64_t full_max_age = 0, full_min_src = 0, full_max_wait = 0;
-};
+using Sat = Saturation;  // the saturation search's result (sim/net/experiments/saturation.hpp)
 
 // Progress of the whole command on stderr: "[net k/~N] ... (elapsed, ~s left)"; N is an
 // estimate that the scenarios refine as they go (bisection has no fixed point count).

@@ -12,7 +12,7 @@
 #include "common/report.hpp"
 #include "net/net_bench.hpp"
 #include "net/net_research.hpp"  // net-run (the researchers' features)
-#include "sim/net/net_sim.hpp"
+#include "sim/net/model/net_sim.hpp"
 
 namespace hpcnet::bench {
 

@@ -12,7 +12,7 @@
 
 #include "common/cli.hpp"
 #include "net/net_bench.hpp"
-#include "sim/net/net_sim.hpp"
+#include "sim/net/model/net_sim.hpp"
 
 namespace hpcnet::bench {
 

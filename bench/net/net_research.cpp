@@ -17,8 +17,8 @@
 #include "common/results.hpp"
 #include "net/net_run_table.hpp"
 #include "sim/core/trace.hpp"
-#include "sim/net/net_sim.hpp"
-#include "sim/net/net_trace.hpp"
+#include "sim/net/model/net_sim.hpp"
+#include "sim/net/traffic/net_trace.hpp"
 
 namespace hpcnet::bench {
 

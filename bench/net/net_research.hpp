@@ -8,7 +8,7 @@
 #include <string>
 
 #include "common/registry.hpp"
-#include "sim/net/net_linkstats.hpp"
+#include "sim/net/stats/net_linkstats.hpp"
 
 namespace hpcnet::bench {
 

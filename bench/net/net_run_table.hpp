@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "common/results.hpp"
-#include "sim/net/net_sim.hpp"
+#include "sim/net/model/net_sim.hpp"
 
 namespace hpcnet::bench {
 

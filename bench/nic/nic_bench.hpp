@@ -3,11 +3,12 @@
 // RDMA library), driven through the RDMA user library (hpcnet/rdma.h) from simulated threads:
 //   latency    ping-pong one-way latency against size for DMA-fetched descriptors, PIO
 //              (write-combined) descriptors and immediate writes, against the paper's figures,
-//              and the breakdown of the smallest message into stages (NicProbe);
+//              and the breakdown of the smallest message into stages (sim::NicProbe);
 //   bandwidth  streaming RDMA write against size, against the modelled bottleneck;
 //   read       the same for RDMA read;
 //   vps        32 VPs of node 0 streaming at once: aggregate and spread;
-//   speed      simulated cycles per wall second (streaming, ping-pong) and peak RSS.
+//   speed      simulated cycles per wall second (streaming, ping-pong) and peak RSS;
+//   rate       small messages from 1..32 VPs of node 0: messages per second and what bounds it.
 // Every transfer's bytes are checked (CheckFailed: exit 1).
 #pragma once
 
@@ -24,7 +25,7 @@
 #include "hpcnet/rdma.h"
 #include "link/link_faults.hpp"
 #include "sim/nic/nic_pair.hpp"
-#include "sim/system/fabric.hpp"
+#include "sim/nic/nic_probe.hpp"
 
 namespace hpcnet::bench::nicb {
 
@@ -42,7 +43,7 @@ const LatPath& lat_path(const std::string& name);
 inline constexpr unsigned kDefaultLinkRetx = 160;  // nic_top's LinkRetx (rtl/nic/nic_top.sv)
 
 struct NicBenchOptions {
-  std::vector<std::string> scenarios;  // latency bandwidth read vps speed (resolved, in this order)
+  std::vector<std::string> scenarios;  // latency bandwidth read vps speed rate (resolved, in this order)
   // latency
   std::vector<unsigned> sizes;         // message sizes (bytes)
   std::vector<std::string> paths;      // dma pio imm imm-dma
@@ -58,6 +59,11 @@ struct NicBenchOptions {
   unsigned vps = 32, vp_size = 16384, vp_msgs = 32;
   // speed
   unsigned speed_msgs = 64, speed_iters = 500;
+  // rate
+  std::vector<std::string> rate_kinds;   // imm mp write
+  std::vector<std::string> rate_submit;  // pio-wc pio dma pio-wc-packed dma-packed pio-packed
+  std::vector<unsigned> rate_vps;
+  unsigned rate_msgs = 256, rate_size = 8;
   // the system
   unsigned mps = 256, mrrs = 256, link_delay = 2;
   unsigned link_retx = kDefaultLinkRetx;           // the NIC model's link retransmit buffer (flits: LinkRetx)
@@ -80,29 +86,6 @@ struct Buf {
   rdma_addr at(uint64_t off) const { return {key, va + off}; }
 };
 
-// Observer of one two-node system (a fabric of its cluster: sampled every cycle after the host
-// models, so it sees every handshake of the cycle). While armed it records, per node, the
-// cycles of MMIO writes accepted by the NIC, DMA read requests and last read frames accepted,
-// head flits sent and received, write beats accepted and write TLPs applied to host memory.
-class NicProbe final : public sim::Fabric {
- public:
-  explicit NicProbe(sim::NicPair& pair) : pair_(pair) {}
-  std::string name() const override { return "nic bench probe"; }
-  void sample() override;
-  void arm();  // clears the records and starts recording
-  void disarm() { armed_ = false; }
-  struct Node {
-    std::vector<uint64_t> mmio_wr, rd_req, rd_last, tx_head, rx_head, wr_beat, applied;
-  };
-  const Node& node(unsigned i) const { return rec_[i]; }
-
- private:
-  sim::NicPair& pair_;
-  bool armed_ = false;
-  uint64_t applied_[2] = {0, 0};
-  Node rec_[2];
-};
-
 class Rig {
  public:
   // A fresh two-node system (a trace run: `label` names it), one endpoint opened on each node.
@@ -110,8 +93,8 @@ class Rig {
   ~Rig();
   sim::NicPair& pair() { return *pair_; }
   rdma_ep* ep(unsigned node) const { return ep_[node]; }
-  NicProbe* probe() { return probe_; }
-  const NicProbe* probe() const { return probe_; }
+  sim::NicProbe* probe() { return probe_; }  // the stage timestamps (sim/nic/nic_probe.hpp)
+  const sim::NicProbe* probe() const { return probe_; }
   // Runs fn on a thread of `node` until every thread returned.
   void on(unsigned node, std::function<void()> fn);
   // A buffer of `bytes` (plus `guard` bytes after it, filled with kGuard) of endpoint `e` on
@@ -124,7 +107,7 @@ class Rig {
 
  private:
   std::unique_ptr<sim::NicPair> pair_;
-  NicProbe* probe_ = nullptr;
+  sim::NicProbe* probe_ = nullptr;
   rdma_ep* ep_[2] = {nullptr, nullptr};
   LinkFaultOptions faults_;
 };
@@ -173,6 +156,8 @@ void run_latency(const NicBenchOptions& o, Report& rep, Progress& prog);
 void run_stream(const NicBenchOptions& o, Report& rep, Progress& prog, bool read);
 void run_vps(const NicBenchOptions& o, Report& rep, Progress& prog);
 void run_speed(const NicBenchOptions& o, Report& rep, Progress& prog);
+void run_rate(const NicBenchOptions& o, Report& rep, Progress& prog);  // nic_rate.cpp
+void check_rate_options(const NicBenchOptions& o);                     // UsageError
 
 // One stream (nic_stream.cpp) on a fresh system: `msgs` messages of `size` bytes, RDMA writes
 // from node 0 to node 1 or RDMA reads by node 0 from node 1; the bytes checked.
@@ -200,6 +185,7 @@ PingPongRun pingpong_run(const NicBenchOptions& o, unsigned iters, const std::st
 // The number of progress steps each scenario makes.
 size_t latency_steps(const NicBenchOptions& o);
 size_t stream_steps(const NicBenchOptions& o);
+size_t rate_steps(const NicBenchOptions& o);
 // The bandwidth (or read) scenario's wall time, estimated up front from the bytes it moves at the
 // modelled bottleneck and the simulation's usual speed (kNicCyclesPerS, two nodes).
 inline constexpr double kNicCyclesPerS = 30000;

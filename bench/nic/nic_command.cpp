@@ -71,7 +71,7 @@ namespace {
 
 using namespace nicb;
 
-const std::vector<std::string> kScenarios = {"latency", "bandwidth", "read", "vps", "speed"};
+const std::vector<std::string> kScenarios = {"latency", "bandwidth", "read", "vps", "speed", "rate"};
 
 // Which scenarios each option applies to (the others apply to all).
 const std::map<std::string, std::set<std::string>>& scenario_rules() {
@@ -90,6 +90,11 @@ const std::map<std::string, std::set<std::string>>& scenario_rules() {
       {"--vp-msgs", {"vps"}},
       {"--speed-msgs", {"speed"}},
       {"--speed-iters", {"speed"}},
+      {"--rate-vps", {"rate"}},
+      {"--rate-kinds", {"rate"}},
+      {"--rate-submit", {"rate"}},
+      {"--rate-msgs", {"rate"}},
+      {"--rate-size", {"rate"}},
       {"--plot", {"latency", "bandwidth", "read"}},
   };
   return r;
@@ -127,6 +132,12 @@ int NicCommand::run() {
   quick_default(*app, f, "--vp-msgs", o.vp_msgs, 4u);
   quick_default(*app, f, "--speed-msgs", o.speed_msgs, 8u);
   quick_default(*app, f, "--speed-iters", o.speed_iters, 50u);
+  if (o.rate_vps.empty()) o.rate_vps = {1, 2, 4, 8, 16, 32};
+  if (o.rate_kinds.empty()) o.rate_kinds = {"imm", "mp", "write"};
+  if (o.rate_submit.empty()) o.rate_submit = {"pio-wc", "pio-wc-packed"};
+  quick_default(*app, f, "--rate-vps", o.rate_vps, {1, 32});
+  quick_default(*app, f, "--rate-kinds", o.rate_kinds, {"imm", "mp"});
+  quick_default(*app, f, "--rate-msgs", o.rate_msgs, 16u);
   // values checked together
   std::set<std::string> seen;
   for (const std::string& p : o.paths)
@@ -136,6 +147,15 @@ int NicCommand::run() {
     for (const std::string& p : o.paths)
       if (lat_path(p).imm && smallest > 128)
         throw UsageError("--sizes", fmt::format("the {} path takes sizes of 1 to 128 bytes (immediate data); none is given", p));
+  auto once = [](const std::string& opt, const auto& list) {
+    for (size_t i = 0; i < list.size(); ++i)
+      if (std::find(list.begin(), list.begin() + long(i), list[i]) != list.begin() + long(i))
+        throw UsageError(opt, fmt::format("{} given twice", list[i]));
+  };
+  once("--rate-vps", o.rate_vps);
+  once("--rate-kinds", o.rate_kinds);
+  once("--rate-submit", o.rate_submit);
+  if (want.count("rate")) check_rate_options(o);
   if (sim::nic_models().empty())
     throw UsageError("nic", "no nic_top model is built (rtl/nic/models.cmake lists the NIC's models)");
   o.faults.check();
@@ -152,7 +172,11 @@ int NicCommand::run() {
   if (o.faults.any()) fmt::print("link faults from the start of each run's traffic: {}\n", o.faults.text());
   size_t steps = 0;
   for (const std::string& s : o.scenarios)
-    steps += s == "latency" ? latency_steps(o) : s == "vps" ? 1 : s == "speed" ? kSpeedSteps : stream_steps(o);
+    steps += s == "latency" ? latency_steps(o)
+             : s == "vps"   ? 1
+             : s == "speed" ? kSpeedSteps
+             : s == "rate"  ? rate_steps(o)
+                            : stream_steps(o);
   Progress prog("nic", steps, o.progress);
   for (const std::string& s : o.scenarios)
     if (o.progress && (s == "bandwidth" || s == "read"))
@@ -165,6 +189,7 @@ int NicCommand::run() {
     if (s == "read") run_stream(o, rep, prog, true);
     if (s == "vps") run_vps(o, rep, prog);
     if (s == "speed") run_speed(o, rep, prog);
+    if (s == "rate") run_rate(o, rep, prog);
   }
   rep.finish();
   if (o.faults.any()) {
@@ -183,13 +208,13 @@ void add_nic_commands(Registry& reg) {
   reg.add(
       "nic",
       "NIC benchmarks on two nodes back to back: ping-pong latency and its breakdown, streaming write and read "
-      "bandwidth, 32 VPs at once, simulation speed (docs/nic_bench.md)",
+      "bandwidth, 32 VPs at once, simulation speed, the small-message rate against VPs (docs/nic_bench.md)",
       [](CLI::App& app) -> Runner {
         auto c = std::make_shared<NicCommand>();
         c->app = &app;
         NicBenchOptions& o = c->o;
-        add_list(app, "--scenario", c->scenarios, "scenarios to run: latency, bandwidth, read, vps, speed, all")
-            ->check(CLI::IsMember({"latency", "bandwidth", "read", "vps", "speed", "all"}))
+        add_list(app, "--scenario", c->scenarios, "scenarios to run: latency, bandwidth, read, vps, speed, rate, all")
+            ->check(CLI::IsMember({"latency", "bandwidth", "read", "vps", "speed", "rate", "all"}))
             ->default_str("all");
         add_list(app, "--sizes", o.sizes, "latency: message sizes, bytes (the immediate paths take those up to 128)")
             ->check(CLI::Range(1u, 1u << 20))
@@ -222,6 +247,20 @@ void add_nic_commands(Registry& reg) {
             ->check(CLI::Range(1u, 4096u));
         app.add_option("--speed-iters", o.speed_iters, "speed: round trips of the ping-pong run (--quick 50)")
             ->check(CLI::Range(1u, 100000u));
+        add_list(app, "--rate-vps", o.rate_vps, "rate: VP counts of node 0, one system each")
+            ->check(CLI::Range(1u, 32u))
+            ->default_str("1,2,4,8,16,32 (--quick 1,32)");
+        add_list(app, "--rate-kinds", o.rate_kinds,
+                 "rate: imm (immediate write), mp (mini-packet, into one receive VP's MPQ), write (RDMA write)")
+            ->check(CLI::IsMember({"imm", "mp", "write"}))
+            ->default_str("imm,mp,write (--quick imm,mp)");
+        add_list(app, "--rate-submit", o.rate_submit,
+                 "rate: pio-wc, pio, dma (the library, a call per message) or pio-wc-packed, pio-packed, dma-packed "
+                 "(descriptors written back to back by rdma_post_raw, 24 words a call)")
+            ->check(CLI::IsMember({"pio-wc", "pio", "dma", "pio-wc-packed", "pio-packed", "dma-packed"}))
+            ->default_str("pio-wc,pio-wc-packed");
+        app.add_option("--rate-msgs", o.rate_msgs, "rate: messages per VP (--quick 16)")->check(CLI::Range(1u, 4096u));
+        app.add_option("--rate-size", o.rate_size, "rate: bytes per message (mp: at most 120)")->check(CLI::Range(1u, 128u));
         app.add_option("--mps", o.mps, "PCIe max payload size, bytes")->check(CLI::IsMember({128u, 256u}));
         app.add_option("--mrrs", o.mrrs, "PCIe max read request size, bytes")->check(CLI::IsMember({128u, 256u}));
         app.add_option("--link-delay", o.link_delay, "cycles a flit or credit takes on the link")->check(CLI::Range(1u, 1000u));
@@ -234,7 +273,8 @@ void add_nic_commands(Registry& reg) {
         return [c] { return c->run(); };
       },
       "which run to trace; one two-node system per measurement, in this order: latency: one per path (--paths order), "
-      "bandwidth: one per size, read: one per size, vps: one, speed: streaming, then ping-pong; run 1 = the first "
+      "bandwidth: one per size, read: one per size, vps: one, speed: streaming, then ping-pong, rate: one per kind, "
+      "submission and VP count (in that nesting); run 1 = the first "
       "scenario's first");
   add_nic_demo(reg);  // bench/nic/nic_demo.cpp
 }

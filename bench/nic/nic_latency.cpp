@@ -175,8 +175,8 @@ class PingPong {
 
   // The stages of one trip from the probe's records (docs/nic_bench.md#breakdown).
   std::vector<std::pair<std::string, double>> stages(uint64_t t_post, uint64_t t_seen) const {
-    const NicProbe::Node& a = rig_.probe()->node(0);
-    const NicProbe::Node& b = rig_.probe()->node(1);
+    const sim::NicProbe::Node& a = rig_.probe()->node(0);
+    const sim::NicProbe::Node& b = rig_.probe()->node(1);
     auto first_at = [&](const std::vector<uint64_t>& v, uint64_t from, const char* what) {
       auto it = std::lower_bound(v.begin(), v.end(), from);
       if (it == v.end()) throw std::runtime_error(fmt::format("nic breakdown ({}): no {} seen after cycle {}", p_.name, what, from));

@@ -38,6 +38,18 @@ cli_expect(nic_vps_quick 0 [=[^32 +4096 +4 +[1-7]\.[0-9]{3} ]=] --has [=[Jain in
 cli_expect(nic_speed_quick 0 [=[^streaming +8 RDMA writes of 64 KiB +[0-9]+ ]=]
            --has [=[^ping-pong +50 round trips of 8 B .* [0-9]+\.[0-9] +]=]
            -- nic --scenario speed --quick --quiet)
+# rate: the quick run (immediate writes and mini-packets, library and packed PIO-WC submission, 1
+# and 32 VPs): both tables' tidy columns, the 8 rows, every rate positive, each row's busiest stage
+add_test(NAME cli.nic_rate_quick
+         COMMAND sh -c "set -e; d='${_nic}'; rm -f \"$d/rate-rate.csv\" \"$d/rate-rate_stages.csv\"; \"$0\" nic --scenario rate --quick --quiet --csv \"$d/rate.csv\" > /dev/null; head -1 \"$d/rate-rate.csv\" | grep -q '^kind,submit,vps,messages,cycles,mmsgs_per_s,cycles_per_msg,steady_cycles_per_msg,pct_of_link,busiest_stage,busiest_use_pct,clock_mhz,.*,message_bytes,messages_per_vp,link_mmsgs_per_s$'; head -1 \"$d/rate-rate_stages.csv\" | grep -q '^kind,submit,vps,pio_bus_busy_pct,pio_bus_cycles_per_msg,wc_bursts_per_msg,mmio_words_per_msg,vc0_flits_per_msg,vc0_busy_pct,vc1_busy_pct,rx_cycles_per_msg,rx_busy_pct,round_trip_cycles,in_flight_msgs,window_use_pct,dma_reads_in_flight,node1_pcie_up_busy_pct,node0_pcie_down_busy_pct,'; awk -F, 'NR > 1 { n++; if (!(\$6 > 0) || \$4 != \$3 * 16 || \$10 == \"\") bad++ } END { exit !(n == 8 && !bad) }' \"$d/rate-rate.csv\"; grep -q '^imm,pio-wc-packed,32,512,' \"$d/rate-rate.csv\"; grep -q '^mp,pio-wc,1,16,' \"$d/rate-rate.csv\""
+         $<TARGET_FILE:hpcnet>)
+# rate: a wrong byte at node 1 (injected after the run, before the check) fails the run: exit 1,
+# for the written bytes and for a mini-packet in the MPQ
+cli_expect(nic_rate_wrong_byte 1 [=[check failed: IMM_WRITE 8 B, pio-wc, 2 VPs: VP 1's destination: byte 16 is]=]
+           -- nic --scenario rate --rate-kinds imm --rate-vps 2 --rate-msgs 4 --rate-submit pio-wc --quiet)
+cli_expect(nic_rate_wrong_mp 1 [=[check failed: MP_SEND 8 B, pio-wc, 2 VPs: MPQ entry 4: the payload: byte 0 is]=]
+           -- nic --scenario rate --rate-kinds mp --rate-vps 2 --rate-msgs 4 --rate-submit pio-wc --quiet)
+set_tests_properties(cli.nic_rate_wrong_byte cli.nic_rate_wrong_mp PROPERTIES ENVIRONMENT HPCNET_NIC_BENCH_FAULT=rate)
 # a wrong destination byte (injected after the stream, before the check) fails the run: exit 1
 cli_expect(nic_wrong_byte 1 [=[check failed: RDMA write 4 KiB stream: the destination: byte [0-9]+ is]=]
            --json ${_nic}/wrong.json exit_code

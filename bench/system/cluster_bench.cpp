@@ -13,8 +13,8 @@
 #include "common/cli.hpp"
 #include "gsn/gsn_sizes.hpp"
 #include "sim/gsn/gsn_system.hpp"
-#include "sim/net/net_checker.hpp"
-#include "sim/net/net_fabric.hpp"
+#include "sim/net/model/net_fabric.hpp"
+#include "sim/net/traffic/net_checker.hpp"
 
 namespace hpcnet::bench {
 

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "common/registry.hpp"
-#include "sim/net/net_traffic.hpp"
 #include "sim/net/net_types.hpp"
+#include "sim/net/traffic/net_traffic.hpp"
 
 namespace hpcnet::bench {
 

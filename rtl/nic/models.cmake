@@ -41,6 +41,14 @@ hpcnet_model(PREFIX Vnic_epoch_drop_m2 TOP nic_epoch_drop SOURCES ${NIC_RTL} ARG
 # The VP error words (test_nic_vp_err.cpp): 5 VPs (the index does not fill its bits), 3 reporters
 # with queues of 2 (the DQ-overflow queue fills).
 hpcnet_model(PREFIX Vnic_vp_err_s TOP nic_vp_err SOURCES ${NIC_RTL} ARGS -GNumVp=5 -GPorts=3 -GDepth=2)
+# The completion unit (test_nic_cmpl.cpp): 5 VPs (the VP index does not fill its bits) and 8
+# message slots (MsgW 3: the table fills, the epoch sits in MSG_ID bits 4:3). -Wno-WIDTH: nic_cmpl
+# indexes cq_irq_o and cq_room_o (NumVp bits) with a 5-bit VP, which Verilator flags below 32 VPs.
+hpcnet_model(PREFIX Vnic_cmpl_s TOP nic_cmpl SOURCES ${NIC_RTL} ARGS -Wno-WIDTH -GNumVp=5 -GMsgW=3)
+# The register block (test_nic_regs.cpp): 5 VPs (user pages 5..31 and VPC elements 5..31 unmapped),
+# 32-word DQs, the NIC's two error reporters; -Wno-WIDTH as for nic_cmpl (vp_en_o, vp_phys_ok_o).
+hpcnet_model(PREFIX Vnic_regs_s TOP nic_regs SOURCES ${NIC_RTL}
+             ARGS -Wno-WIDTH -GNumVp=5 -GDqWords=32 -GNumKeys=100 -GAttLog2=10)
 # The NIC with a doubled link retransmit buffer (320 flits, 64 packets), a benchmark model: `hpcnet
 # link` measures goodput against error rate and link delay with it beside the default 160
 # (docs/link.md section 9). It joins the NIC's model table (sim/nic: nic_models(), found by LinkRetx).

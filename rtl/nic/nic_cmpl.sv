@@ -253,7 +253,7 @@ module nic_cmpl #(
             r_q <= (rec_i); st_q <= err_status_i; info_q <= err_info_i; msg_q <= 1'b0;
           end else if (fail_now) begin
             r_q <= tab_q[MsgW'(fail_id_i)]; st_q <= fail_status_i; info_q <= 32'd1; id_q <= MsgW'(fail_id_i); msg_q <= 1'b1;
-          end else if (done_now) begin
+          end else if (done_now && !fail_valid_i) begin  // (an older epoch's failure is dropped first)
             r_q <= tab_q[did]; id_q <= did; msg_q <= 1'b1;
             if (done_status_i == nic_formats_pkg::NIC_STATUS_OK && lost_now[did]) begin
               st_q <= nic_formats_pkg::NIC_STATUS_BAD_KEY; info_q <= 32'd3;  // the transfer done, its event lost
@@ -285,7 +285,9 @@ module nic_cmpl #(
         default: state_q <= SIdle;
       endcase
       outstanding_o <= out_d;
-      for (int k = 0; k < 3; k++) cq_room_o[room_vp[k*5 +: 5]] <= room_d[k];
+      for (int k = 0; k < 3; k++) begin
+        for (int i = 0; i < NumVp; i++) if (room_vp[k*5 +: 5] == 5'(i)) cq_room_o[i] <= room_d[k];
+      end
     end
   end
 

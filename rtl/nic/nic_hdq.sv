@@ -1,9 +1,14 @@
 // nic_hdq: the host-memory DQ fetcher (paper 2.3, last paragraph; docs/nic.md). A VP may keep a
-// ring of 2^log2 descriptor words in host memory (physical base base_i, set up by the driver);
+// ring of 2^log2 descriptor words in host memory (its physical base and log2 set up by the driver);
 // software writes descriptors there and rings the doorbell (VP.HDQ_TAIL, the producer index in
 // words); the fetcher reads the new words by DMA and appends them, in order, to the VP's on-chip
 // DQ (nic_dq fw_*), where the DQ's checker frames them like PIO words (so PIO and DMA submission
 // mix on one VP).
+//   Context    : the rings' set-up is kept here, written and read through the register window
+//                (win_i, nic_pkg::win_t: VPC.HDQ_BASE, VPC.SIZES.HDQ_LOG2; VP.HDQ_HEAD read,
+//                answered in the same cycle on win_rdata_o, 0 for other offsets): the bases in a
+//                memory (cmn_ctx_mem, read for the VP served), log2 per VP in registers (every
+//                VP's eligibility needs its own).
 //   Doorbell   : tail_we_i writes tail_i mod the ring size as VP tail_vp_i's tail. A doorbell for
 //                a VP with no ring (log2 = 0) or tail_vp_i >= NumVp is ignored. The ring holds
 //                at most 2^log2 - 1 unfetched words (tail == head means empty). The indices are
@@ -40,8 +45,8 @@ module nic_hdq #(
 ) (
   input  logic clk_i, rst_ni,
   // per-VP set-up (privileged registers VPC.HDQ_BASE, VPC.SIZES.HDQ_LOG2) and the doorbell (VP.HDQ_TAIL)
-  input  logic [NumVp*48-1:0] base_i,        // physical base of each host DQ ring (8-byte aligned)
-  input  logic [NumVp*5-1:0]  log2_i,        // ring words = 2^log2 (0: no host DQ)
+  input  nic_pkg::win_t       win_i,         // the set-up: HDQ_BASE (8-byte aligned), SIZES.HDQ_LOG2
+  output logic [63:0]         win_rdata_o,   // (ring words = 2^log2; 0: no host DQ)
   input  logic                tail_we_i,     // a doorbell write
   input  logic [4:0]          tail_vp_i,
   input  logic [31:0]         tail_i,        // new producer index (words, taken mod ring size)
@@ -99,12 +104,20 @@ module nic_hdq #(
   logic [NumVp*32-1:0] tail_all;
   logic [31:0]         t_mask, h_next;  // the doorbell VP's ring mask; the served VP's next head
 
+  logic [NumVp*5-1:0] log2_all;  // each VP's HDQ_LOG2
+  logic wr_log2, wr_base;        // the window writes SIZES / HDQ_BASE
+  assign wr_log2 = win_i.valid && win_i.write && win_i.vpc && 18'(win_i.off) == nic_formats_pkg::NIC_VPC_SIZES_OFFSET;
+  assign wr_base = win_i.valid && win_i.write && win_i.vpc && 18'(win_i.off) == nic_formats_pkg::NIC_VPC_HDQ_BASE_OFFSET;
   for (genvar v = 0; v < NumVp; v++) begin : g_vp
     logic [31:0]     tail_q, head_q;
     logic [4:0]      lg;
     logic [31:0]     mask;
     logic [CntW-1:0] words;
-    assign lg    = log2_i[v*5 +: 5];
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni) lg <= '0;
+      else if (wr_log2 && win_i.vp == 5'(v)) lg <= win_i.wdata[nic_formats_pkg::NIC_VPC_SIZES_HDQ_LOG2_LSB +: 5];
+    end
+    assign log2_all[v*5 +: 5] = lg;
     assign mask  = 32'((33'd1 << lg) - 33'd1);
     assign words = words_i[v*CntW +: CntW];
     always_ff @(posedge clk_i) begin
@@ -144,15 +157,42 @@ module nic_hdq #(
   logic [31:0]     c_tail, c_head;
   logic [CntW-1:0] c_words;
   always_comb begin
-    c_base = '0; c_lg = '0; c_tail = '0; c_head = '0; c_words = '0;
+    c_lg = '0; c_tail = '0; c_head = '0; c_words = '0;
     for (int v = 0; v < NumVp; v++) begin
       if (cur_q == VpW'(v)) begin
-        c_base  = base_i[v*48+3 +: 45];
-        c_lg    = log2_i[v*5 +: 5];
+        c_lg    = log2_all[v*5 +: 5];
         c_tail  = tail_all[v*32 +: 32];
         c_head  = head_o[v*32 +: 32];
         c_words = words_i[v*CntW +: CntW];
       end
+    end
+  end
+
+  // the bases: read for the VP served (port 0) and for the window (port 1)
+  /* verilator lint_off UNUSEDSIGNAL */  // bits 2:0 of the served VP's base (8-byte aligned)
+  logic [2*48-1:0] base_r;
+  /* verilator lint_on UNUSEDSIGNAL */
+  cmn_ctx_mem #(.Width(48), .Depth(NumVp), .Reads(2)) u_base (
+    .clk_i, .rst_ni, .we_i(wr_base), .waddr_i(VpW'(win_i.vp)), .wdata_i(win_i.wdata[47:0]),
+    .raddr_i({VpW'(win_i.vp), cur_q}), .rdata_o(base_r));
+  assign c_base = base_r[47:3];
+  // the window's reads: HDQ_BASE, the HDQ_LOG2 field of SIZES, HDQ_HEAD
+  logic [4:0]  w_lg;
+  logic [31:0] w_head;
+  always_comb begin
+    w_lg = '0; w_head = '0;
+    for (int v = 0; v < NumVp; v++) begin
+      if (win_i.vp == 5'(v)) begin
+        w_lg   = log2_all[v*5 +: 5];
+        w_head = head_o[v*32 +: 32];
+      end
+    end
+    win_rdata_o = '0;
+    if (win_i.valid && !win_i.write) begin
+      if (win_i.vpc && 18'(win_i.off) == nic_formats_pkg::NIC_VPC_HDQ_BASE_OFFSET) win_rdata_o = 64'(base_r[48 +: 48]);
+      if (win_i.vpc && 18'(win_i.off) == nic_formats_pkg::NIC_VPC_SIZES_OFFSET)
+        win_rdata_o = 64'(w_lg) << nic_formats_pkg::NIC_VPC_SIZES_HDQ_LOG2_LSB;
+      if (!win_i.vpc && 18'(win_i.off) == nic_formats_pkg::NIC_VP_HDQ_HEAD_OFFSET) win_rdata_o = 64'(w_head);
     end
   end
 
@@ -161,7 +201,7 @@ module nic_hdq #(
   logic [4:0]       t_lg;
   always_comb begin
     t_lg = '0;
-    for (int v = 0; v < NumVp; v++) if (tail_vp_i == 5'(v)) t_lg = log2_i[v*5 +: 5];
+    for (int v = 0; v < NumVp; v++) if (tail_vp_i == 5'(v)) t_lg = log2_all[v*5 +: 5];
   end
   assign t_mask = 32'((33'd1 << t_lg) - 33'd1);
   assign h_next = (c_head + 32'd1) & c_mask;

@@ -7,11 +7,10 @@
 //               KEY_STATUS.BUSY reads key_busy_i or a commit in this cycle.
 //   DQ window : a write anywhere in a VP page's 0x000..0x7F8 is a PIO word for that VP's DQ
 //               (pio_*; nic_dq says when it was dropped: the VP's ERR then records DQ_OVERFLOW).
-//   Windows   : the per-VP ring context is kept by the units that use it, each in its own memory:
-//               the CQ ring (base, size, head, tail) in nic_cmpl, the MPQ ring in nic_rx. An access
-//               to a VP's user page or VPC element is also routed to them (win_o, nic_pkg::win_t);
-//               their answers (win_rdata_i, OR-ed) are returned with this unit's. The host-DQ
-//               ring's base and size are still held here (nic_hdq takes them as buses).
+//   Windows   : the per-VP ring context is kept by the units that use it: the CQ ring (base,
+//               size, head, tail) in nic_cmpl, the MPQ ring in nic_rx, the host-DQ ring in nic_hdq.
+//               An access to a VP's user page or VPC element is also routed to them (win_o,
+//               nic_pkg::win_t); their answers (win_rdata_i, OR-ed) are returned with this unit's.
 //   Set-up    : the privileged registers (VPC_CTRL, NODE_ID, KEY_*, ATT_*) are held here and
 //               driven to the units; KEY_CTRL and ATT_DATA writes are one-cycle commit pulses.
 //   Errors    : ErrPorts reporters (descriptor execution, receive path) plus DQ overflow, queued
@@ -48,8 +47,7 @@ module nic_regs #(
   output logic                   tail_we_o,
   output logic [4:0]             tail_vp_o,
   output logic [31:0]            tail_o,
-  input  logic [NumVp*32-1:0]    hdq_head_i,
-  // the windows of the units that keep per-VP context (nic_cmpl, nic_rx)
+  // the windows of the units that keep per-VP context (nic_cmpl, nic_rx, nic_hdq)
   output nic_pkg::win_t          win_o,
   input  logic [63:0]            win_rdata_i,
   // region table and ATT writes
@@ -65,8 +63,6 @@ module nic_regs #(
   output logic [13:0]            node_id_o,
   output logic [NumVp-1:0]       vp_en_o,
   output logic [NumVp-1:0]       vp_phys_ok_o,
-  output logic [NumVp*48-1:0]    hdq_base_o,
-  output logic [NumVp*5-1:0]     hdq_log2_o,
   // status of the units
   input  logic [NumVp*CntW-1:0]  dq_words_i,
   input  logic [NumVp*64-1:0]    vp_status_i,  // vp_status format per VP
@@ -114,6 +110,11 @@ module nic_regs #(
   logic [16:0]         rx_err_sum;  // the count after this report (saturates at 0xFFFF)
   assign rx_err_sum = 17'(rx_err_q[nic_formats_pkg::NIC_RX_ERR_COUNT_LSB +: 16]) + 17'(rx_err_i[nic_formats_pkg::NIC_RX_ERR_COUNT_LSB +: 16]);
   logic [NumVp*3-1:0]  irq_en_q, irq_cause_q;
+  logic [2:0]          cause_set;  // the causes the accessed VP gains in this cycle (ERR, MPQ, CQ)
+  always_comb begin
+    cause_set = '0;
+    for (int v = 0; v < NumVp; v++) if (vp == 5'(v)) cause_set = {err_new && err_new_vp == vp, mpq_irq_i[v], cq_irq_i[v]};
+  end
   logic [63:0]         rdata_q;
   logic                rsp_q, irq_q;
 
@@ -192,8 +193,6 @@ module nic_regs #(
       irq_cause_q  <= '0;
       vp_en_o      <= '0;
       vp_phys_ok_o <= '0;
-      hdq_base_o   <= '0;
-      hdq_log2_o   <= '0;
       key_we_o     <= 1'b0;
       link_clr_o   <= 1'b0;
       att_we_o     <= 1'b0;
@@ -222,7 +221,8 @@ module nic_regs #(
       if (wr && user) begin
         case (18'(uoff))
           nic_formats_pkg::NIC_VP_IRQ_EN_OFFSET:    irq_en_q[32'(vp)*3 +: 3]     <= mmio_req_wdata_i[2:0];
-          nic_formats_pkg::NIC_VP_IRQ_CAUSE_OFFSET: irq_cause_q[32'(vp)*3 +: 3]  <= irq_cause_q[32'(vp)*3 +: 3] & ~mmio_req_wdata_i[2:0];
+          // W1C: a cause raised in this cycle stays (as for IRQ_STATUS)
+          nic_formats_pkg::NIC_VP_IRQ_CAUSE_OFFSET: irq_cause_q[32'(vp)*3 +: 3]  <= (irq_cause_q[32'(vp)*3 +: 3] & ~mmio_req_wdata_i[2:0]) | cause_set;
           default: ;
         endcase
       end
@@ -232,9 +232,6 @@ module nic_regs #(
             vp_en_o[vp]      <= mmio_req_wdata_i[nic_formats_pkg::NIC_VPC_CTRL_ENABLE_LSB];
             vp_phys_ok_o[vp] <= mmio_req_wdata_i[nic_formats_pkg::NIC_VPC_CTRL_PHYS_OK_LSB];
           end
-          nic_formats_pkg::NIC_VPC_HDQ_BASE_OFFSET: hdq_base_o[32'(vp)*48 +: 48] <= mmio_req_wdata_i[47:0];
-          nic_formats_pkg::NIC_VPC_SIZES_OFFSET:
-            hdq_log2_o[32'(vp)*5 +: 5] <= mmio_req_wdata_i[nic_formats_pkg::NIC_VPC_SIZES_HDQ_LOG2_LSB +: 5];
           default: ;
         endcase
       end else if (wr && priv) begin
@@ -267,7 +264,6 @@ module nic_regs #(
       if (rd && user) begin
         case (18'(uoff))
           nic_formats_pkg::NIC_VP_DQ_FREE_OFFSET:   rdata_q <= 64'(DqWords) - 64'(dq_words_i[32'(vp)*CntW +: CntW]);
-          nic_formats_pkg::NIC_VP_HDQ_HEAD_OFFSET:  rdata_q <= 64'(hdq_head_i[32'(vp)*32 +: 32]);
           nic_formats_pkg::NIC_VP_ERR_OFFSET:       rdata_q <= err_rd;
           nic_formats_pkg::NIC_VP_STATUS_OFFSET:    rdata_q <= vp_status_i[32'(vp)*64 +: 64];
           nic_formats_pkg::NIC_VP_IRQ_EN_OFFSET:    rdata_q <= 64'(irq_en_q[32'(vp)*3 +: 3]);
@@ -277,9 +273,6 @@ module nic_regs #(
       end else if (rd && vpc) begin
         case (18'(voff))
           nic_formats_pkg::NIC_VPC_CTRL_OFFSET:     rdata_q <= 64'({vp_phys_ok_o[vp], vp_en_o[vp]});
-          nic_formats_pkg::NIC_VPC_HDQ_BASE_OFFSET: rdata_q <= 64'(hdq_base_o[32'(vp)*48 +: 48]);
-          nic_formats_pkg::NIC_VPC_SIZES_OFFSET:    rdata_q <= win_rdata_i
-                                            | (64'(hdq_log2_o[32'(vp)*5 +: 5]) << nic_formats_pkg::NIC_VPC_SIZES_HDQ_LOG2_LSB);
           default: ;
         endcase
       end else if (rd && priv) begin

@@ -87,17 +87,17 @@ module nic_top #(
   logic [35:0] att_ppn;
   logic [13:0] node_id;
   logic [NumVp-1:0]    vp_en, vp_phys_ok, cq_irq, mpq_irq;
-  logic [NumVp*48-1:0] hdq_base;
-  logic [NumVp*5-1:0]  hdq_log2;
+  /* verilator lint_off UNUSEDSIGNAL */  // read through the window
   logic [NumVp*32-1:0] hdq_head;
+  /* verilator lint_on UNUSEDSIGNAL */
   logic [NumVp-1:0]    cq_room;
   // the register windows of the units that keep per-VP context (nic_regs routes the accesses)
   nic_pkg::win_t       win;
-  logic [63:0]         win_rdata, win_cq, win_mpq0;
+  logic [63:0]         win_rdata, win_cq, win_mpq0, win_hdq;
   /* verilator lint_off UNUSEDSIGNAL */  // the VC1 receiver never writes an MPQ
   logic [63:0]         win_mpq1;
   /* verilator lint_on UNUSEDSIGNAL */
-  assign win_rdata = win_cq | win_mpq0;
+  assign win_rdata = win_cq | win_mpq0 | win_hdq;
   logic [NumVp*CntW-1:0] dq_words;
   logic [NumVp*64-1:0] vp_status;
   logic [NumVp*8-1:0]  outstanding;
@@ -143,12 +143,11 @@ module nic_top #(
     .mmio_req_valid_i, .mmio_req_ready_o, .mmio_req_write_i, .mmio_req_addr_i, .mmio_req_wdata_i,
     .mmio_rsp_valid_o, .mmio_rsp_rdata_o,
     .pio_valid_o(pio_valid), .pio_vp_o(pio_vp), .pio_data_o(pio_data), .pio_drop_i(pio_drop),
-    .tail_we_o(tail_we), .tail_vp_o(tail_vp), .tail_o(tail), .hdq_head_i(hdq_head),
+    .tail_we_o(tail_we), .tail_vp_o(tail_vp), .tail_o(tail),
     .win_o(win), .win_rdata_i(win_rdata),
     .key_we_o(key_we), .key_sel_o(key_sel), .key_base_o(key_base), .key_len_o(key_len), .key_ctrl_o(key_ctrl),
     .att_we_o(att_we), .att_index_o(att_index), .att_ppn_o(att_ppn),
     .node_id_o(node_id), .vp_en_o(vp_en), .vp_phys_ok_o(vp_phys_ok),
-    .hdq_base_o(hdq_base), .hdq_log2_o(hdq_log2),
     .dq_words_i(dq_words_rsv), .vp_status_i(vp_status),
     .tx_pkts_i(tx_pkts_q), .rx_pkts_i(rx_pkts_q),
     .err_valid_i(err_valid), .err_vp_i(err_vp), .err_code_i(err_code), .err_tag_i(err_tag),
@@ -203,7 +202,7 @@ module nic_top #(
   logic [RdReqW-1:0] rd_req;
 
   nic_hdq #(.NumVp(NumVp), .DqWords(DqWords)) u_hdq (
-    .clk_i, .rst_ni, .base_i(hdq_base), .log2_i(hdq_log2),
+    .clk_i, .rst_ni, .win_i(win), .win_rdata_o(win_hdq),
     .tail_we_i(tail_we), .tail_vp_i(tail_vp), .tail_i(tail), .head_o(hdq_head), .words_i(dq_words),
     .rd_req_valid_o(rm_valid[2]), .rd_req_ready_i(rm_ready[2]),
     .rd_req_addr_o(rm_data[2*RdReqW + 13 +: 48]), .rd_req_len_o(rm_data[2*RdReqW +: 13]),

@@ -72,9 +72,10 @@ function(rtr_net_model name k0 k1 k2 mode buf torus)
                     -GK2=${k2} -GMode=${mode} -GBufPkts=${buf} -GTorus=${torus} ${R_UNPARSED_ARGUMENTS}
                ${role})
 endfunction()
-# A mesh split for threads (NetSim, docs/net_sim.md): Vnet_mesh_<K0>x<K1>_<mode>[_b<BufPkts>]_t<T>
-# is T blocks of K0 x K1/T routers (rtr_router with its boundary ports external, Ext), stacked
-# along Y and joined by NetSim, which evaluates them in parallel. 2-D only; T divides K1.
+# A mesh split for threads (docs/net_sim.md): Vnet_mesh_<K0>x<K1>_<mode>[_b<BufPkts>]_t<T> is T
+# blocks of K0 x K1/T routers (rtr_router with its boundary ports external, Ext), stacked along Y
+# and joined by NetJoined (sim/net/model/net_joined.hpp), which evaluates them in parallel. 2-D
+# only; T divides K1.
 function(rtr_split_model name k0 k1 mode buf threads)  # [BENCH]
   math(EXPR kb "${k1} / ${threads}")
   math(EXPR whole "${kb} * ${threads}")
@@ -160,7 +161,7 @@ rtr_bar_model(2x2_adbr 2 2 1 0 2 0 BENCH)
 rtr_bar_model(8x8_adbr 8 8 1 0 2 0 BENCH)
 rtr_bar_model(16x16_adbr 16 16 1 0 2 0 BENCH)
 rtr_bar_model(8x8x8_adbr 8 8 8 0 3 0 BENCH)
-# Blocks for meshes and tori of any size (NetJoined, sim/net/net_joined.hpp, docs/net_sim.md):
+# Blocks for meshes and tori of any size (NetJoined, sim/net/model/net_joined.hpp, docs/net_sim.md):
 # Vnet_blk_<B0>x<B1>[x<B2>]_<mode>[_torus] is one rtr_router block with every boundary port
 # external (Ext = 1); NetJoined tiles a mesh of any size with copies of it (the last block of a
 # row used in part: minimal routes never leave the mesh, so the routers beyond its edge stay

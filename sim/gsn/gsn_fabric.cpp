@@ -1,6 +1,7 @@
 // gsn_fabric.cpp: the Verilated tree adapter and the tree as a fabric of the step loop.
 #include "sim/gsn/gsn_fabric.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -9,6 +10,19 @@
 #include "sim/core/errors.hpp"
 
 namespace hpcnet::sim {
+
+std::vector<unsigned> gsn_node_counts() {
+  std::vector<unsigned> n{1};
+  for (const auto& m : gsn_models()) n.push_back(static_cast<unsigned>(m.param("Nodes", 0)));
+  std::sort(n.begin(), n.end());
+  return n;
+}
+
+std::string gsn_node_counts_text() {
+  std::string s;
+  for (unsigned n : gsn_node_counts()) s += (s.empty() ? "" : ", ") + std::to_string(n);
+  return s;
+}
 
 std::unique_ptr<GsnNet> make_gsn_net(unsigned nodes, double clock_mhz, TraceWindow trace) {
   const auto* m = find_model(gsn_models(), {{"Nodes", long(nodes)}});

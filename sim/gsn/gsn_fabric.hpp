@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "sim/core/harness.hpp"
@@ -41,6 +42,11 @@ class GsnNet {
 // The built product trees (generated: every Vgsn_tree_<N> of rtl/gsn/models.cmake, Radix 4, 4 slots).
 using GsnMake = std::unique_ptr<GsnNet> (*)(unsigned nodes, double clock_mhz, TraceWindow trace);
 const std::vector<ModelEntry<GsnMake>>& gsn_models();
+
+// The node counts a GsnSystem can have in this build: 1 (the SSM's own loopback) and the leaves of
+// every built product tree, read from the model table, in increasing order; and as "1, 2, 4, 16".
+std::vector<unsigned> gsn_node_counts();
+std::string gsn_node_counts_text();
 
 // The product tree for `nodes` leaves (2, 4, 16, 64 are built); std::invalid_argument otherwise.
 std::unique_ptr<GsnNet> make_gsn_net(unsigned nodes, double clock_mhz = 200.0, TraceWindow trace = {});

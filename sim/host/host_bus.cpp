@@ -137,6 +137,7 @@ void HostBus::sample(const MmioPort& port, uint64_t now) {
   if (head.done == 0) {
     have_last_ = true;
     next_present_ = now + gap(head);
+    stats_.link_cycles += gap(head);
   }
   if (++head.done < head.count) {
     ++stats_.writes;

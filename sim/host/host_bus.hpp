@@ -59,6 +59,7 @@ struct BusStats {
   uint64_t read_cycles = 0;         // sum of issue-to-resume times of completed reads
   uint64_t full_stalls = 0;         // times a thread found the buffer full
   uint64_t not_ready_cycles = 0;    // cycles a presented request waited for req_ready
+  uint64_t link_cycles = 0;         // link occupancy: the gap (spacing or wc_burst_cycles) of each request accepted
   size_t max_queued = 0;
   uint64_t requests() const { return writes + reads; }
 };

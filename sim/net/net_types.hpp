@@ -126,11 +126,17 @@ struct NetSpec {
   unsigned pkt_flits = 5;   // flits per packet
   unsigned flit_bits = 256; // bits per flit
   unsigned buf_max = 2;     // the model's BufPkts: the largest depth it can run
-  unsigned threads = 1;     // the mesh split into this many blocks, evaluated in parallel (NetSim)
+  unsigned threads = 1;     // the network's blocks evaluated in parallel by this many threads (NetJoined)
   // A joined network (NetJoined, net_joined.hpp): the size of the block model (model) that tiles
   // it; {0, 0, 0}: the network is one model (or a split mesh).
   std::array<unsigned, 3> block{0, 0, 0};
   bool joined() const { return block[0] != 0; }
+  // The routers of one model of the network: a joined network's block; a split mesh's (a model
+  // with threads > 1 of its own: T blocks of K0 x K1/T stacked along Y); else the whole shape.
+  std::array<unsigned, 3> model_block() const {
+    if (joined()) return block;
+    return {shape.k[0], shape.k[1] / threads, shape.k[2]};
+  }
   // The multiphase barrier built in (net_mesh Barrier = 1, Vnet_bar_* models): a phase unit per
   // router and its enter/leave ports per node (NetSimBase::drive_barrier, docs/barrier.md).
   bool barrier = false;

@@ -126,6 +126,7 @@ NodeStats Node::stats() const {
     st.bus.not_ready_cycles += x.not_ready_cycles;
     st.bus.max_queued = std::max(st.bus.max_queued, x.max_queued);
     st.bus.wc_bursts += x.wc_bursts;
+    st.bus.link_cycles += x.link_cycles;
   }
   return st;
 }

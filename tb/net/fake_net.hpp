@@ -10,7 +10,7 @@
 #include <map>
 #include <vector>
 
-#include "sim/net/net_sim.hpp"
+#include "sim/net/model/net_sim.hpp"
 
 namespace hpcnet::tb {
 

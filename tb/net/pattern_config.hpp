@@ -4,7 +4,7 @@
 #include <utility>
 #include <vector>
 
-#include "sim/net/net_traffic.hpp"
+#include "sim/net/traffic/net_traffic.hpp"
 
 namespace hpcnet::tb {
 

@@ -4,7 +4,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "sim/net/net_engine.hpp"
+#include "sim/net/traffic/net_engine.hpp"
 
 namespace hpcnet::tb {
 

@@ -1,4 +1,4 @@
-// test_lockstep.cpp: LockstepPool (sim/net/lockstep.hpp): every index runs once per
+// test_lockstep.cpp: LockstepPool (sim/net/model/lockstep.hpp): every index runs once per
 // step, in parallel, the step ends only when all have finished, and an exception of any index
 // reaches the caller after the step.
 #include <catch2/catch.hpp>
@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "sim/net/lockstep.hpp"
+#include "sim/net/model/lockstep.hpp"
 
 using hpcnet::sim::LockstepPool;
 

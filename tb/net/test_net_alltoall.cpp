@@ -1,10 +1,10 @@
-// test_net_alltoall: the all-to-all one-sided barrier (sim/net/net_alltoall.hpp) above a C++
+// test_net_alltoall: the all-to-all one-sided barrier (sim/net/barrier/net_alltoall.hpp) above a C++
 // network model: per node a source queue that injects one packet every `rate` cycles (data and
 // barrier packets in the order they were queued), then a random delay per packet; with per-flow
 // order kept (a packet never arrives before an earlier one of its (source, destination) pair, as
 // under dimension-order routing) or not (adaptive routing). Nodes queue data packets at random,
 // call half and full barriers at random times (back to back when the gap is 0) and take their
-// leave at random. BarrierCheck (sim/net/net_barrier_check.hpp) checks the guarantees; the packet
+// leave at random. BarrierCheck (sim/net/barrier/net_barrier_check.hpp) checks the guarantees; the packet
 // count is N^2 - N per half barrier and twice that per full one. Without flow order the same
 // barrier breaks the guarantees, which the checker reports.
 #include <catch2/catch.hpp>
@@ -16,8 +16,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "sim/net/net_alltoall.hpp"
-#include "sim/net/net_barrier_check.hpp"
+#include "sim/net/barrier/net_alltoall.hpp"
+#include "sim/net/barrier/net_barrier_check.hpp"
 #include "hpcnet/tb/seed.hpp"
 
 namespace {

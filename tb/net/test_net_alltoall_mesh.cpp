@@ -1,6 +1,6 @@
-// test_net_alltoall_mesh: the all-to-all one-sided barrier (sim/net/net_alltoall.hpp) on the
+// test_net_alltoall_mesh: the all-to-all one-sided barrier (sim/net/barrier/net_alltoall.hpp) on the
 // Verilated router networks, the baseline of docs/barrier.md, run by NetBarrier
-// (sim/net/net_barrier.hpp, method alltoall): its barrier packets are ordinary packets of the
+// (sim/net/barrier/net_barrier.hpp, method alltoall): its barrier packets are ordinary packets of the
 // engine, queued behind the node's earlier packets and recognised at delivery by (source, sequence
 // number). Nodes call half and full barriers at random times over the engine's background traffic,
 // half of the calls preceded by a packet to every other node (every barrier packet then follows a
@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "hpcnet/tb/bench_models.hpp"
-#include "sim/net/net_barrier.hpp"
-#include "sim/net/net_sim.hpp"
+#include "sim/net/barrier/net_barrier.hpp"
+#include "sim/net/model/net_sim.hpp"
 #include "hpcnet/tb/seed.hpp"
 
 using namespace hpcnet::sim;

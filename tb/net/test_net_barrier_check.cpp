@@ -1,11 +1,11 @@
-// test_net_barrier_check: the barrier guarantees checker (sim/net/net_barrier_check.hpp) on
+// test_net_barrier_check: the barrier guarantees checker (sim/net/barrier/net_barrier_check.hpp) on
 // synthetic logs: a log that keeps every guarantee passes, and each guarantee, broken by one
 // record, is reported with its kind, node, barrier and packet (and only that one).
 #include <catch2/catch.hpp>
 
 #include <vector>
 
-#include "sim/net/net_barrier_check.hpp"
+#include "sim/net/barrier/net_barrier_check.hpp"
 
 namespace {
 

@@ -1,6 +1,6 @@
 // test_net_barrier_int: the multiphase barrier inside the Verilated router networks (net_mesh with
 // Barrier = 1, the Vnet_bar_* models: one rtr_phase per router fed with the router's packet slots
-// and a registered one-bit barrier sideband per link), driven by NetBarrier (sim/net/net_barrier.hpp)
+// and a registered one-bit barrier sideband per link), driven by NetBarrier (sim/net/barrier/net_barrier.hpp)
 // while the network engine's own sources send background traffic. NetBarrier checks every barrier
 // with BarrierCheck (sent = the injection of a packet's head, enter = the unit's enter handshake)
 // and Lemma 1 between neighbours every cycle; the engine's checker checks every packet at the final
@@ -19,8 +19,8 @@
 #include <fmt/format.h>
 
 #include "hpcnet/tb/bench_models.hpp"
-#include "sim/net/net_barrier.hpp"
-#include "sim/net/net_sim.hpp"
+#include "sim/net/barrier/net_barrier.hpp"
+#include "sim/net/model/net_sim.hpp"
 #include "hpcnet/tb/seed.hpp"
 
 using namespace hpcnet::sim;

@@ -7,8 +7,8 @@
 #include <map>
 
 #include "pattern_config.hpp"
-#include "sim/net/net_capacity.hpp"
-#include "sim/net/net_traffic.hpp"
+#include "sim/net/stats/net_capacity.hpp"
+#include "sim/net/traffic/net_traffic.hpp"
 
 using hpcnet::tb::pc;
 using namespace hpcnet::sim;

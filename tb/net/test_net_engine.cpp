@@ -13,9 +13,9 @@
 #include "fake_net.hpp"
 #include "same_run.hpp"
 #include "sim/core/errors.hpp"
-#include "sim/net/net_checker.hpp"
-#include "sim/net/net_engine.hpp"
-#include "sim/net/net_traffic.hpp"
+#include "sim/net/traffic/net_checker.hpp"
+#include "sim/net/traffic/net_engine.hpp"
+#include "sim/net/traffic/net_traffic.hpp"
 
 using hpcnet::tb::pc;
 using namespace hpcnet::sim;

@@ -21,7 +21,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "sim/net/net_sim.hpp"
+#include "sim/net/model/net_mesh_sim.hpp"
+#include "sim/net/model/net_sim.hpp"
 #include "Vnet_mesh_4x4_adbr.h"
 #include "Vnet_mesh_4x4_dorvct.h"
 #include "Vnet_mesh_4x4_dorwh.h"

@@ -12,9 +12,9 @@
 #include <tuple>
 #include <vector>
 
-#include "sim/net/net_linkstats.hpp"
-#include "sim/net/net_sim.hpp"
-#include "sim/net/net_trace.hpp"
+#include "sim/net/stats/net_linkstats.hpp"
+#include "sim/net/model/net_sim.hpp"
+#include "sim/net/traffic/net_trace.hpp"
 #include "hpcnet/tb/bench_models.hpp"
 #include "same_run.hpp"
 

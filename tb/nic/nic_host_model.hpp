@@ -1,12 +1,16 @@
 // nic_host_model.hpp: software's side of the host-DQ tests (test_nic_hdq.cpp, test_nic_dq_hdq.cpp):
 // its view of one VP's host DQ ring, and the rings placed in host memory (the memory and its DMA
-// read port: hpcnet/tb/dma_mem.hpp).
+// read port: hpcnet/tb/dma_mem.hpp), and the register window through which the driver sets the
+// rings up (nic_pkg::win_t, as nic_regs drives it).
 #pragma once
 
 #include <cstdint>
 #include <deque>
 #include <vector>
 
+#include "hpcnet/nic_formats.hpp"
+#include "hpcnet/tb/bits.hpp"
+#include "hpcnet/tb/cycle.hpp"
 #include "hpcnet/tb/dma_mem.hpp"
 #include "hpcnet/tb/rng.hpp"
 
@@ -46,6 +50,32 @@ inline void place_rings(std::vector<SwVp>& sw, hpcnet::tb::Rng& rng, const std::
     s.base = 0x100000000ull * (v + 1) + (rng() % 16) * 0x100000ull + off;
     s.base &= ~7ull;
   }
+}
+
+// The register window (rtl/nic/nic_pkg.sv win_t, packed: valid, write, vpc, vp, off, wdata from the
+// top bit down): one access on port `win`, or none.
+template <class W>
+void win_drive(W& win, bool valid, bool write, bool vpc, unsigned vp, unsigned off, std::uint64_t wdata) {
+  using hpcnet::tb::put_bits;
+  put_bits(win, 0, 64, wdata);
+  put_bits(win, 64, 12, off);
+  put_bits(win, 76, 5, vp);
+  put_bits(win, 81, 1, vpc);
+  put_bits(win, 82, 1, write);
+  put_bits(win, 83, 1, valid);
+}
+
+// The driver's set-up of VP v's host DQ ring through nic_hdq's window: VPC.HDQ_BASE, then
+// VPC.SIZES (its HDQ_LOG2 field), one write a cycle; the window idle after.
+template <class H>
+void hdq_setup(H& h, unsigned v, const SwVp& s) {
+  namespace nf = hpcnet::nic_formats;
+  auto& m = h.dut();
+  win_drive(m.win_i, true, true, true, v, nf::VPC_HDQ_BASE_OFFSET, s.base);
+  hpcnet::tb::tick(h);
+  win_drive(m.win_i, true, true, true, v, nf::VPC_SIZES_OFFSET, nf::VPC_SIZES_HDQ_LOG2.put(s.log2));
+  hpcnet::tb::tick(h);
+  win_drive(m.win_i, false, false, false, 0, 0, 0);
 }
 
 }  // namespace nic_tb

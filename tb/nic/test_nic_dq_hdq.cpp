@@ -56,10 +56,6 @@ struct Both {
       log2s[v] = kind[v] == kPio ? 0 : 5 + static_cast<unsigned>(rng() % 4);  // 32..256 words
     }
     place_rings(sw, rng, log2s);
-    for (unsigned v = 0; v < kVp; ++v) {
-      put_bits(f.base_i, 48 * v, 48, sw[v].base);
-      put_bits(f.log2_i, 5 * v, 5, sw[v].log2);
-    }
     // the host answers after 2 + [0, 249] cycles, 1 in 20 after 251 cycles; half its cycles stall a
     // request, half are idle before a frame
     dma.lat = 2;
@@ -77,8 +73,10 @@ struct Both {
     q.desc_ready_i = 0;
     q.vp_en_i = ~0u;
     q.vp_ok_i = 0;
+    nic_tb::win_drive(f.win_i, false, false, false, 0, 0, 0);
     hpcnet::tb::sync_reset(hh);
     hpcnet::tb::sync_reset(hd);
+    for (unsigned v = 0; v < kVp; ++v) nic_tb::hdq_setup(hh, v, sw[v]);
   }
   unsigned rnd(unsigned n) { return static_cast<unsigned>(rng() % n); }
   std::vector<std::uint64_t> make_desc() {

@@ -88,15 +88,13 @@ struct HdqTb {
     dma.long_pct = 5;
     dma.long_lat = 251;
     place_rings(sw, rng, log2s);
-    for (unsigned v = 0; v < p.num_vp; ++v) {
-      put_bits(m.base_i, 48 * v, 48, sw[v].base);
-      put_bits(m.log2_i, 5 * v, 5, sw[v].log2);
-    }
     m.tail_we_i = 0;
     m.rd_req_ready_i = 0;
     m.rd_rsp_valid_i = 0;
     m.fw_ready_i = 0;
+    nic_tb::win_drive(m.win_i, false, false, false, 0, 0, 0);
     hpcnet::tb::sync_reset(h);
+    for (unsigned v = 0; v < p.num_vp; ++v) nic_tb::hdq_setup(h, v, sw[v]);
   }
   unsigned rnd(unsigned n) { return static_cast<unsigned>(rng() % n); }
   std::uint64_t now() const { return h.cycles(); }
@@ -370,7 +368,7 @@ TEST_CASE("nic_hdq: a doorbell gives a request three cycles later", "[nic_hdq]")
   tb.drain_pct = 0;
   SwVp& x = tb.sw[9];
   x.base = 0x900000000ull;  // (no 4 KB boundary near: one request)
-  put_bits(tb.m.base_i, 48 * 9, 48, x.base);
+  nic_tb::hdq_setup(tb.h, 9, x);  // the driver moves the (idle) ring
   for (unsigned i = 0; i < 3; ++i) x.produce(tb.dma.mem, tb.rng());
   tb.force_bell = true;
   tb.force_vp = 9;

@@ -5,19 +5,18 @@
 //     the receivers do), reporter 2 (a dropped PIO word) in bursts of one a cycle, each only while
 //     its rep_room_o is high (as the MMIO port holds a PIO write);
 //   - random VP.ERR clears (clr_i) and a random read VP every cycle.
-// The reference: a FIFO of Depth per reporter (a report is in it from the next cycle; a full one
-// takes none); each cycle without a clear the lowest-numbered non-empty queue's head is applied to
-// its VP's word (first error keeps CODE and TAG, COUNT + 1 saturating at 0xFFFF); a clear zeroes
-// the word and applies nothing. Checked every cycle: rd_data_o, new_valid_o / new_vp_o and
-// rep_room_o. At the end, with the queues drained, every word equals the reference's, and the
-// number of reports applied equals the number made (none lost). Reruns: HPCNET_SEED=<seed>.
+// The reference: nic_vp_err_ref.hpp (a FIFO of Depth per reporter, one report applied a cycle
+// unless a clear, the first error kept, COUNT saturating). Checked every cycle: rd_data_o,
+// new_valid_o / new_vp_o and rep_room_o. At the end, with the queues drained, every word equals
+// the reference's, and the number of reports applied equals the number made (none lost).
+// Reruns: HPCNET_SEED=<seed>.
 #include <catch2/catch.hpp>
 
 #include <array>
 #include <cstdint>
-#include <deque>
 
 #include "Vnic_vp_err_s.h"
+#include "nic_vp_err_ref.hpp"
 #include "hpcnet/nic_formats.hpp"
 #include "hpcnet/tb/cycle.hpp"
 #include "hpcnet/tb/rng.hpp"
@@ -29,40 +28,8 @@ namespace {
 constexpr unsigned kErrVps = 5, kErrPorts = 3, kErrDepth = 2;
 namespace nf = hpcnet::nic_formats;  // the vp_err fields: CODE, COUNT, TAG
 
-struct ErrRep {
-  unsigned vp, code, tag;
-};
-
-struct ErrRef {
-  std::array<std::deque<ErrRep>, kErrPorts> q;
-  std::array<std::uint64_t, kErrVps> word{};
-  std::uint64_t applied = 0;
-
-  int head_port() const {
-    for (unsigned p = 0; p < kErrPorts; ++p)
-      if (!q[p].empty()) return static_cast<int>(p);
-    return -1;
-  }
-  static std::uint64_t update(std::uint64_t w, const ErrRep& r) {
-    const std::uint64_t count = nf::VP_ERR_COUNT.get(w);
-    if (count == 0) w = (w & ~(nf::VP_ERR_CODE.mask() | nf::VP_ERR_TAG.mask())) | nf::VP_ERR_CODE.put(r.code) | nf::VP_ERR_TAG.put(r.tag);
-    if (count != 0xFFFF) w = (w & ~nf::VP_ERR_COUNT.mask()) | nf::VP_ERR_COUNT.put(count + 1);
-    return w;
-  }
-  // the clock edge
-  void step(bool clr, unsigned clr_vp, const std::array<bool, kErrPorts>& rep, const std::array<ErrRep, kErrPorts>& r) {
-    if (clr) {
-      if (clr_vp < kErrVps) word[clr_vp] = 0;
-    } else if (const int p = head_port(); p >= 0) {
-      const ErrRep& h = q[static_cast<unsigned>(p)].front();
-      word[h.vp] = update(word[h.vp], h);
-      q[static_cast<unsigned>(p)].pop_front();
-      ++applied;
-    }
-    for (unsigned p = 0; p < kErrPorts; ++p)
-      if (rep[p]) q[p].push_back(r[p]);
-  }
-};
+using ErrRep = nic_tb::VpErrRep;
+using ErrRef = nic_tb::VpErrRef<kErrVps, kErrPorts, kErrDepth>;
 
 }  // namespace
 
@@ -105,13 +72,13 @@ TEST_CASE("nic_vp_err: queued reports reach the error words in order and none is
       codes |= r[p].code << (8 * p);
       tags |= std::uint64_t{r[p].tag} << (16 * p);
     }
-    m.rep_valid_i = v;
-    m.rep_vp_i = vps;
+    m.rep_valid_i = static_cast<CData>(v);
+    m.rep_vp_i = static_cast<SData>(vps);
     m.rep_code_i = codes;
     m.rep_tag_i = tags;
     m.clr_i = clr;
-    m.clr_vp_i = clr_vp;
-    m.rd_vp_i = rd_vp;
+    m.clr_vp_i = static_cast<CData>(clr_vp);
+    m.rd_vp_i = static_cast<CData>(rd_vp);
     h.settle();
     INFO("cycle " << cyc);
     for (unsigned p = 0; p < kErrPorts; ++p) REQUIRE(((m.rep_room_o >> p) & 1u) == (ref.q[p].size() < kErrDepth));
@@ -126,7 +93,7 @@ TEST_CASE("nic_vp_err: queued reports reach the error words in order and none is
     hpcnet::tb::tick(h);
   }
   for (unsigned vp = 0; vp < kErrVps; ++vp) {
-    m.rd_vp_i = vp;
+    m.rd_vp_i = static_cast<CData>(vp);
     h.settle();
     CHECK(m.rd_data_o == ref.word[vp]);
     saturated += nf::VP_ERR_COUNT.get(ref.word[vp]) == 0xFFFF;

@@ -21,7 +21,7 @@
 #include "hpcnet/tb/rtr_phase_unit.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/harness.hpp"
-#include "sim/net/net_barrier_check.hpp"
+#include "sim/net/barrier/net_barrier_check.hpp"
 #include "hpcnet/tb/cycle.hpp"
 #include "hpcnet/tb/seed.hpp"
 

@@ -1,5 +1,5 @@
 // test_ssm_tree_barrier.cpp: the SSM's io=1 barrier over the global sync tree as measured by
-// bench/barrier/ssm_tree.hpp, checked against what the tree's structure and protocol imply.
+// sim/gsn/ssm_tree_barrier.hpp, checked against what the tree's structure and protocol imply.
 //
 // The expectation is derived from docs/gsn.md (sections 1, 3), not from the code measured:
 //  - shape (radix 4): level 0 has ceil(N/4) tree nodes, level l has ceil(N/4^(l+1)), up to the one
@@ -23,12 +23,12 @@
 #include <vector>
 
 #include "hpcnet/tb/bench_models.hpp"
-#include "barrier/ssm_tree.hpp"
+#include "sim/gsn/ssm_tree_barrier.hpp"
 
-using hpcnet::bench::measure_ssm_tree_barrier;
-using hpcnet::bench::SsmTreeBarrier;
-using hpcnet::bench::SsmTreeDetail;
-using hpcnet::bench::SsmTreeOptions;
+using hpcnet::sim::measure_ssm_tree_barrier;
+using hpcnet::sim::SsmTreeBarrier;
+using hpcnet::sim::SsmTreeDetail;
+using hpcnet::sim::SsmTreeOptions;
 
 namespace {
 
