@@ -1,5 +1,5 @@
 // bench/hpcnet.cpp: `hpcnet`, the command-line front end of the simulator. Every subcommand comes
-// from the one registry (bench/common/registry.hpp), one registration function per block folder.
+// from the one registry (bench/common/registry.hpp), where each block's folder registers its own.
 // What every command shares is added here, once: --trace/--trace-first/--trace-last/--trace-run,
 // --json, the output-path checks before anything runs, the banner (version, seed), the trace
 // report, and the exit codes (bench/common/cli.hpp, docs/cli.md).
@@ -79,6 +79,13 @@ void record_partial(CLI::App& sub, const Shared& sh, int code, const std::string
 
 std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
 
+// A partial build tree (HPCNET_SKIP_BLOCKS) has no commands of the blocks it leaves out: an unknown
+// command says which blocks those are.
+std::string skipped_blocks_note() {
+  const std::string skipped = HPCNET_SKIPPED_BLOCKS;  // bench/CMakeLists.txt
+  return skipped.empty() ? "" : "; left out of this build (HPCNET_SKIP_BLOCKS): the blocks " + skipped;
+}
+
 int run_command(CLI::App& sub, const Runner& run, const Shared& sh) {
   try {
     hpcnet::sim::trace_from_env();  // a malformed HPCNET_TRACE is a usage error, before anything runs
@@ -124,14 +131,7 @@ struct FolderCleanup {
 
 int main(int argc, char** argv) {
   const FolderCleanup cleanup;
-  Registry reg;
-  add_ssm_commands(reg);
-  add_gsn_commands(reg);
-  add_net_commands(reg);
-  add_cluster_commands(reg);
-  add_nic_commands(reg);
-  add_link_commands(reg);
-  add_barrier_commands(reg);
+  const Registry reg = registered_commands();
 
   CLI::App app{"hpcnet: cycle-level simulator of HPC node-communication hardware (Verilated RTL)"};
   app.option_defaults()->always_capture_default();  // --help shows every default
@@ -152,7 +152,8 @@ int main(int argc, char** argv) {
     bool known = false;
     for (const Command& c : reg.commands()) known = known || c.name == argv[1];
     if (!known) {
-      std::fprintf(stderr, "hpcnet: unknown command '%s'; the commands are: %s (hpcnet --help)\n", argv[1], names.c_str());
+      std::fprintf(stderr, "hpcnet: unknown command '%s'; the commands are: %s (hpcnet --help)%s\n", argv[1], names.c_str(),
+                   skipped_blocks_note().c_str());
       return kExitUsage;
     }
   }

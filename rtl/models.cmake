@@ -201,16 +201,8 @@ function(_hpcnet_sources_read list acc)
   endforeach()
   set(${acc} ${_got} PARENT_SCOPE)
 endfunction()
-# HPCNET_SKIP_BLOCKS (developers' partial build trees, e.g. -DHPCNET_SKIP_BLOCKS="router;gsn"):
-# blocks whose models and tests are left out. CI builds everything.
-set(HPCNET_SKIP_BLOCKS "" CACHE STRING "blocks left out of this build tree")
-function(hpcnet_block_enabled block out)
-  if("${block}" IN_LIST HPCNET_SKIP_BLOCKS)
-    set(${out} FALSE PARENT_SCOPE)
-  else()
-    set(${out} TRUE PARENT_SCOPE)
-  endif()
-endfunction()
+# hpcnet_include_block(<block>): the block's model list, rtl/<block>/models.cmake, unless the block
+# is left out (HPCNET_SKIP_BLOCKS, cmake/hpcnet_blocks.cmake). One line per block, in this order.
 macro(hpcnet_include_block block)
   hpcnet_block_enabled(${block} _hpcnet_on)
   if(_hpcnet_on)
@@ -224,13 +216,6 @@ hpcnet_include_block(gsn)
 hpcnet_include_block(router)
 hpcnet_include_block(nic)
 hpcnet_include_block(link)
-# The NIC with a doubled link retransmit buffer (320 flits, 64 packets), a benchmark model: `hpcnet
-# link` measures goodput against error rate and link delay with it beside the default 160
-# (docs/link.md section 9). It joins the NIC's model table (sim/nic: nic_models(), found by LinkRetx).
-hpcnet_block_enabled(nic _nic_on)
-if(_nic_on)
-  hpcnet_model(PREFIX Vnic_top_retx320 TOP nic_top SOURCES ${NIC_RTL} ARGS -GLinkRetx=320 BENCH)
-endif()
 
 # The generated format packages against their C++ structs (tb/regs/test_formats_sv.cpp): a small
 # test module over the packages of three blocks, in the one model library like every other model

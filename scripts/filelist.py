@@ -6,7 +6,7 @@
 A list has one file a line, relative to the repository root; `-f LIST` reads another list in
 place; `//` starts a comment; a file reached twice is kept at its first place. The same format
 Verilator reads with -f when run from the repository root (docs/common.md#source-lists).
-CMake reads the lists with hpcnet_sources() (rtl/models.cmake), synthesis through tops.txt.
+CMake reads the lists with hpcnet_sources() (rtl/models.cmake), synthesis through the blocks' synth_tops.txt.
 """
 import pathlib
 import sys

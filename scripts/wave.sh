@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # wave.sh BUILD [TRACE] [--router N | --router X,Y[,Z]] [--list NAME] [--shot OUT.png]
 # Opens TRACE (default: the newest .fst under BUILD) in GTKWave with a save file made for it:
-# <top> is the trace's top module (the first scope inside TOP); scripts/wave/<top>.sigs is turned
-# into BUILD/wave/<top>.gtkw for this trace (scripts/wave/gen_gtkw.py --fit): vector widths and
+# <top> is the trace's top module (the first scope inside TOP); its block's list,
+# rtl/<block>/wave/<top>.sigs, is turned into BUILD/wave/<top>.gtkw for this trace (scripts/wave/gen_gtkw.py --fit): vector widths and
 # parameters read from the trace, opened zoomed on the traced window, the cycle counter on top.
 # --router picks the router of a mesh trace (net_mesh; default the middle one). --shot writes a
 # PNG of that view without a display (scripts/wave/shot.sh) instead of opening a window. --list
-# NAME takes scripts/wave/NAME.sigs instead of the top's list (nic_link: a NIC's link layer). A top
-# without a .sigs list opens with scripts/wave/<top>.gtkw, or with none. Without a display it says
+# NAME takes rtl/<block>/wave/NAME.sigs instead of the top's list (nic_link: a NIC's link layer). A
+# top without a .sigs list opens with rtl/<block>/wave/<top>.gtkw, or with none. Without a display it says
 # so and prints the commands to run elsewhere, instead of letting GTKWave fail.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,7 +21,7 @@ while (($#)); do
   case "$1" in
     --router) gen_args+=(--router "${2:?--router needs N or x,y[,z]}"); shift 2 ;;
     --shot) shot=${2:?--shot needs OUT.png}; shift 2 ;;
-    --list) list=${2:?--list needs NAME (scripts/wave/NAME.sigs)}; shift 2 ;;
+    --list) list=${2:?--list needs NAME (rtl/<block>/wave/NAME.sigs)}; shift 2 ;;
     -*) echo "wave: unknown option $1" >&2; exit 1 ;;
     *) if ((pos == 0)); then build=$1; else trace=$1; fi; pos=$((pos + 1)); shift ;;
   esac
@@ -36,11 +36,12 @@ if [ -z "$trace" ] || [ ! -f "$trace" ]; then
 fi
 top=$(python3 "$here/wave/gen_gtkw.py" --top "$trace")
 name=${list:-$top}
-[ -z "$list" ] || [ -f "$here/wave/$list.sigs" ] || { echo "wave: no list scripts/wave/$list.sigs" >&2; exit 1; }
-save="$here/wave/$name.gtkw"
-if [ -f "$here/wave/$name.sigs" ]; then
+sigs=$(python3 "$here/wave/gen_gtkw.py" --find "$name.sigs" || true)
+[ -z "$list" ] || [ -n "$sigs" ] || { echo "wave: no list rtl/<block>/wave/$list.sigs" >&2; exit 1; }
+save=$(python3 "$here/wave/gen_gtkw.py" --find "$name.gtkw" || true)
+if [ -n "$sigs" ]; then
   mkdir -p "$build/wave"
-  python3 "$here/wave/gen_gtkw.py" --list "$here/wave/$name.sigs" --fit "$trace" "${gen_args[@]}" \
+  python3 "$here/wave/gen_gtkw.py" --list "$sigs" --fit "$trace" "${gen_args[@]}" \
     --dumpfile "$(realpath "$trace")" -o "$build/wave/$name.gtkw"
   save="$build/wave/$name.gtkw"
 elif ((${#gen_args[@]})); then
@@ -48,10 +49,10 @@ elif ((${#gen_args[@]})); then
   exit 1
 fi
 args=("$trace")
-if [ -f "$save" ]; then
+if [ -n "$save" ] && [ -f "$save" ]; then
   args+=("$save")
 else
-  echo "wave: no save file for top '$top' ($save); opening the trace without one"
+  echo "wave: no save file for top '$top' (rtl/<block>/wave/$name.gtkw); opening the trace without one"
   save=""
 fi
 echo "wave: $trace (top $top)${save:+, save file $save}"

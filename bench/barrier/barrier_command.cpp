@@ -313,5 +313,6 @@ void add_barrier_commands(Registry& reg) {
             return [c] { return c->run(); };
           });
 }
+const CommandBlock kBarrierCommands{70, add_barrier_commands};  // the block's commands, registered (common/registry.hpp)
 
 }  // namespace hpcnet::bench

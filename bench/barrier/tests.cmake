@@ -1,6 +1,6 @@
 # `hpcnet net-barrier` (bench/barrier, docs/barrier.md#results): a CI-sized run with CSV and the
 # plot (its idle multiphase points are checked against the cost model: exit 1 otherwise), and
-# refused options. Included from bench/CMakeLists.txt (cli_expect, _cli).
+# refused options. Included from bench/barrier/bench.cmake (cli_expect, _cli: bench/CMakeLists.txt).
 cli_expect(net_barrier_quick 0 [=[Crossover: idle half barriers]=]
            --exists ${_cli}/net_barrier/bar-size.csv --exists ${_cli}/net_barrier/bar-crossover.csv
            --exists ${_cli}/net_barrier/bar-compare.csv --exists ${_cli}/net_barrier/plots/barrier_time_2d.png

@@ -1,7 +1,39 @@
 // registry.cpp: options shared by the commands (bench/common/registry.hpp).
 #include "common/registry.hpp"
 
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+#include <utility>
+
+#include <fmt/format.h>
+
 namespace hpcnet::bench {
+
+namespace {
+// Function-local, so that it exists before the first CommandBlock of any translation unit.
+std::vector<std::pair<int, void (*)(Registry&)>>& command_blocks() {
+  static std::vector<std::pair<int, void (*)(Registry&)>> blocks;
+  return blocks;
+}
+}  // namespace
+
+CommandBlock::CommandBlock(int place, void (*add)(Registry&)) { command_blocks().emplace_back(place, add); }
+
+Registry registered_commands() {
+  auto blocks = command_blocks();
+  std::sort(blocks.begin(), blocks.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  Registry reg;
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    if (i > 0 && blocks[i].first == blocks[i - 1].first)
+      throw std::logic_error(fmt::format("two command blocks have place {}", blocks[i].first));
+    blocks[i].second(reg);
+  }
+  std::set<std::string> names;
+  for (const Command& c : reg.commands())
+    if (!names.insert(c.name).second) throw std::logic_error(fmt::format("command '{}' registered twice", c.name));
+  return reg;
+}
 
 void add_system_options(CLI::App& app, sim::SsmSystemConfig& c, bool cores) {
   if (cores) app.add_option("--cores", c.num_cores, "SSM processing cores (1 or 2)")->check(CLI::IsMember({1u, 2u}));

@@ -1,8 +1,10 @@
 // bench/common/registry.hpp: the one command registry of the `hpcnet` CLI.
 //
-// Each block's folder registers its commands with one function (add_ssm_commands, ...), called
-// from the list in bench/hpcnet.cpp. A command's setup adds its options to its own subcommand and
-// returns the runner that executes it after parsing (the process exit code).
+// Each block's folder registers its commands itself: one namespace-scope CommandBlock object in
+// the block's bench/ folder names the function that adds them and their place in the list. A
+// block that is not built (HPCNET_SKIP_BLOCKS) is not compiled in, so its commands are simply not
+// there. A command's setup adds its options to its own subcommand and returns the runner that
+// executes it after parsing (the process exit code).
 #pragma once
 
 #include <functional>
@@ -59,13 +61,16 @@ void quick_default(const CLI::App& app, const RunFlags& f, const std::string& op
   record_config(opt, v);
 }
 
-// One registration function per block folder.
-void add_ssm_commands(Registry& r);      // bench/ssm: demo, bench-ssm, bench-barrier, bench-transfer, lu, bench-burst
-void add_gsn_commands(Registry& r);      // bench/gsn: bench-gsn
-void add_net_commands(Registry& r);      // bench/net: net
-void add_cluster_commands(Registry& r);  // bench/system: cluster
-void add_nic_commands(Registry& r);      // bench/nic: nic
-void add_barrier_commands(Registry& r);  // bench/barrier: net-barrier
-void add_link_commands(Registry& r);     // bench/link: link
+// A block's commands, registered while the program starts (static initialization):
+//   const CommandBlock kNicCommands{50, add_nic_commands};   // bench/nic/nic_command.cpp
+// `place` orders the blocks in `hpcnet --help` and in the list of commands (distinct per block;
+// the blocks' places are listed in docs/architecture.md#adding-a-device).
+class CommandBlock {
+ public:
+  CommandBlock(int place, void (*add)(Registry&));
+};
+// Every registered block's commands, blocks by place; std::logic_error when two blocks share a
+// place or a command name.
+Registry registered_commands();
 
 }  // namespace hpcnet::bench

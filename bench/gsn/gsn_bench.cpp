@@ -12,10 +12,8 @@
 #include "common/plot.hpp"
 #include "common/registry.hpp"
 #include "common/results.hpp"
-#ifdef HPCNET_WITH_GSN  // the gsn block is built (HPCNET_SKIP_BLOCKS, bench/CMakeLists.txt)
 #include "gsn/gsn_sizes.hpp"
 #include "sim/gsn/gsn_system.hpp"
-#endif
 
 namespace hpcnet::bench {
 
@@ -26,7 +24,6 @@ struct GsnBenchOptions {
   bool progress = true;
 };
 
-#ifdef HPCNET_WITH_GSN
 namespace {
 
 unsigned tree_levels(unsigned nodes, unsigned radix = 4) {
@@ -133,14 +130,6 @@ void add_gsn_commands(Registry& reg) {
     };
   }, "which run to trace: one system (every node and the tree) per node count, in the order of --nodes (run 1 = the first)");
 }
-#else
-void add_gsn_commands(Registry& reg) {
-  // listed, so that asking for it says why it does not run
-  reg.add("bench-gsn", "not in this build: the gsn block is left out (HPCNET_SKIP_BLOCKS)", [](CLI::App& c) -> Runner {
-    c.allow_extras();
-    return []() -> int { throw UsageError("bench-gsn", "not in this build: the gsn block is left out (HPCNET_SKIP_BLOCKS)"); };
-  });
-}
-#endif
+const CommandBlock kGsnCommands{20, add_gsn_commands};  // the block's commands, registered (common/registry.hpp)
 
 }  // namespace hpcnet::bench

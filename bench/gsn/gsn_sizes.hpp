@@ -21,7 +21,7 @@ using sim::gsn_node_counts;
 using sim::gsn_node_counts_text;
 
 // The node counts whose trees only the benchmark models have (BENCH in rtl/gsn/models.cmake,
-// read by bench/CMakeLists.txt), when this tree does not build them; else none.
+// read by bench/gsn/bench.cmake), when this tree does not build them; else none.
 inline std::vector<unsigned> gsn_bench_only_counts() {
   std::vector<unsigned> n;
 #ifdef HPCNET_GSN_BENCH_NODES

@@ -178,5 +178,6 @@ void add_link_commands(Registry& reg) {
       "delay (the same), speed (off, on per pair); a stream the ber scenario ran is not run again; crossing runs the link "
       "models alone, untraced");
 }
+const CommandBlock kLinkCommands{60, add_link_commands};  // the block's commands, registered (common/registry.hpp)
 
 }  // namespace hpcnet::bench

@@ -1,4 +1,4 @@
-# bench/link/tests.cmake (included from bench/CMakeLists.txt when the nic and link blocks are built):
+# bench/link/tests.cmake (included from bench/link/bench.cmake):
 # `hpcnet link` (docs/link.md section 9): its quick run with every table, the outputs (CSV per table,
 # JSON tables, plots), and refused values (exit 2); the link fault options of `hpcnet nic` and
 # `nic-demo` (docs/link.md section 10): faults injected and survived, bad values refused.

@@ -23,6 +23,7 @@ void add_net_commands(Registry& reg) {
           [](CLI::App& app) -> Runner { return add_net_options(app); });
   add_net_research_command(reg);  // net-run: bench/net/net_research.cpp
 }
+const CommandBlock kNetCommands{30, add_net_commands};  // the block's commands, registered (common/registry.hpp)
 
 Runner add_net_options(CLI::App& app) {
   auto c = std::make_shared<NetCommand>();

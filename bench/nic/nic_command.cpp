@@ -278,5 +278,6 @@ void add_nic_commands(Registry& reg) {
       "scenario's first");
   add_nic_demo(reg);  // bench/nic/nic_demo.cpp
 }
+const CommandBlock kNicCommands{50, add_nic_commands};  // the block's commands, registered (common/registry.hpp)
 
 }  // namespace hpcnet::bench

@@ -161,7 +161,7 @@ int nic_demo(const NicDemoOptions& o) {
                st.detail);
     ok = ok && st.ok;
   }
-  const auto p0 = pair.node(0).stats().pcie, p1 = pair.node(1).stats().pcie;
+  const sim::PcieStats p0 = pair.nic(0).pcie().dma().stats(), p1 = pair.nic(1).pcie().dma().stats();
   fmt::print("  link         : {} flits carried\n", pair.link().flits());
   if (o.faults.any()) {
     const LinkStats l = read_link_stats(pair);

@@ -121,7 +121,7 @@ class RateProbe final : public sim::Fabric {
     for (Seq& s : seq_) s = Seq{};
     reads_out_ = 0;
     bus0_ = pair_.node(0).bus(0).stats();
-    for (unsigned n = 0; n < 2; ++n) pcie0_[n] = pair_.node(n).pcie(0)->stats();
+    for (unsigned n = 0; n < 2; ++n) pcie0_[n] = pair_.nic(n).pcie().dma().stats();
     armed_ = true;
   }
   void disarm() {
@@ -132,7 +132,7 @@ class RateProbe final : public sim::Fabric {
     c_.bus_bursts = b.wc_bursts - bus0_.wc_bursts;
     c_.bus_reads = b.reads - bus0_.reads;
     for (unsigned n = 0; n < 2; ++n) {
-      const sim::PcieStats& s = pair_.node(n).pcie(0)->stats();
+      const sim::PcieStats& s = pair_.nic(n).pcie().dma().stats();
       c_.pcie_up[n] = s.up_busy_cycles - pcie0_[n].up_busy_cycles;
       c_.pcie_down[n] = s.down_busy_cycles - pcie0_[n].down_busy_cycles;
     }
@@ -146,8 +146,9 @@ class RateProbe final : public sim::Fabric {
     const sim::NicLinkPort& l1 = pair_.nic(1).link();
     const sim::HostPorts& h0 = pair_.nic(0).host();
     if (h0.mmio.req_valid && h0.mmio.req_ready && h0.mmio.req_write) ++c_.mmio_words;
-    if (h0.pcie.rd_req_valid && h0.pcie.rd_req_ready) ++reads_out_;
-    if (h0.pcie.rd_rsp_valid && h0.pcie.rd_rsp_ready && h0.pcie.rd_rsp_last) --reads_out_;
+    const sim::PcieDmaPort& q0 = pair_.nic(0).pcie().port;
+    if (q0.rd_req_valid && q0.rd_req_ready) ++reads_out_;
+    if (q0.rd_rsp_valid && q0.rd_rsp_ready && q0.rd_rsp_last) --reads_out_;
     if (l0.tx.valid) ++c_.flits0[l0.tx.vc & 1];
     if (l1.tx.valid) ++c_.flits1[l1.tx.vc & 1];
     if (first_of_msg(l0.tx, 0, seq_[0])) c_.sent.push_back(t);      // node 0 sends a message

@@ -80,7 +80,7 @@ StreamRun stream_run(const NicBenchOptions& o, bool read, unsigned size, unsigne
   const Buf& mine = read ? dst : src;
   const Buf& theirs = read ? src : dst;
   r.setup_s = wall_now() - w0;
-  const sim::PcieStats s0[2] = {rig.pair().node(0).pcie(0)->stats(), rig.pair().node(1).pcie(0)->stats()};
+  const sim::PcieStats s0[2] = {rig.pair().nic(0).pcie().dma().stats(), rig.pair().nic(1).pcie().dma().stats()};
   const uint64_t c0 = rig.pair().cycles();
   const double t0 = wall_now();
   const std::clock_t k0 = std::clock();
@@ -96,7 +96,7 @@ StreamRun stream_run(const NicBenchOptions& o, bool read, unsigned size, unsigne
     if (cl.threads_done()) return true;
     if (o.progress && (cl.cycles() & 0xFFF) == 0 && wall_now() - last >= 3.0) {
       last = wall_now();
-      const uint64_t done = rig.pair().node(1 - src_node).pcie(0)->stats().write_bytes - s0[1 - src_node].write_bytes;
+      const uint64_t done = rig.pair().nic(1 - src_node).pcie().dma().stats().write_bytes - s0[1 - src_node].write_bytes;
       const double el = last - t0, share = std::min(1.0, double(done) / double(total));
       fmt::print(stderr, "  [nic] {}: {} of {} bytes written ({:.0f}%, cycle {}, {:.0f} s{})\n", what, std::min(done, total), total,
                  100 * share, cl.cycles() - c0, el, share > 0 ? fmt::format(", ~{:.0f} s left", el / share - el) : "");
@@ -106,7 +106,7 @@ StreamRun stream_run(const NicBenchOptions& o, bool read, unsigned size, unsigne
   r.cpu_s = double(std::clock() - k0) / CLOCKS_PER_SEC;
   r.wall_s = wall_now() - t0;
   r.sim_cycles = rig.pair().cycles() - c0;
-  const sim::PcieStats s1[2] = {rig.pair().node(0).pcie(0)->stats(), rig.pair().node(1).pcie(0)->stats()};
+  const sim::PcieStats s1[2] = {rig.pair().nic(0).pcie().dma().stats(), rig.pair().nic(1).pcie().dma().stats()};
   // the writing side's upstream (write TLPs) and the read side's downstream (completions)
   const unsigned wn = 1 - src_node;
   r.write_up_busy = (s1[wn].up_busy_cycles - s0[wn].up_busy_cycles) / double(r.cycles);

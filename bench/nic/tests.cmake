@@ -1,4 +1,4 @@
-# bench/nic/tests.cmake (included from bench/CMakeLists.txt when the nic block is built): `hpcnet
+# bench/nic/tests.cmake (included from bench/nic/bench.cmake): `hpcnet
 # nic` (docs/nic_bench.md): a quick run of each scenario with its table header and a sane value
 # range, the outputs (CSV per table, JSON tables, plots), a wrong destination byte failing the
 # run (exit 1), and options refused (exit 2). Each run takes seconds.

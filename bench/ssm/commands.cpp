@@ -61,5 +61,6 @@ void add_ssm_commands(Registry& reg) {
   add_coll_commands(reg);
   add_burst_command(reg);
 }
+const CommandBlock kSsmCommands{10, add_ssm_commands};  // the block's commands, registered (common/registry.hpp)
 
 }  // namespace hpcnet::bench

@@ -214,5 +214,6 @@ void add_cluster_commands(Registry& reg) {
           },
           "which run to trace: the cluster is one run (every node's SSM, the tree and the mesh: FILE, FILE-2.fst, ...)");
 }
+const CommandBlock kClusterCommands{40, add_cluster_commands};  // the block's commands, registered (common/registry.hpp)
 
 }  // namespace hpcnet::bench

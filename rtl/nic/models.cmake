@@ -49,3 +49,7 @@ hpcnet_model(PREFIX Vnic_cmpl_s TOP nic_cmpl SOURCES ${NIC_RTL} ARGS -Wno-WIDTH 
 # 32-word DQs, the NIC's two error reporters; -Wno-WIDTH as for nic_cmpl (vp_en_o, vp_phys_ok_o).
 hpcnet_model(PREFIX Vnic_regs_s TOP nic_regs SOURCES ${NIC_RTL}
              ARGS -Wno-WIDTH -GNumVp=5 -GDqWords=32 -GNumKeys=100 -GAttLog2=10)
+# The NIC with a doubled link retransmit buffer (320 flits, 64 packets), a benchmark model: `hpcnet
+# link` measures goodput against error rate and link delay with it beside the default 160
+# (docs/link.md section 9). It joins the NIC's model table (sim/nic: nic_models(), found by LinkRetx).
+hpcnet_model(PREFIX Vnic_top_retx320 TOP nic_top SOURCES ${NIC_RTL} ARGS -GLinkRetx=320 BENCH)

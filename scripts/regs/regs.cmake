@@ -3,13 +3,10 @@
 # Markdown tables (scripts/regs/gen_regs.py; schema in docs/regs.md). The build regenerates them
 # into ${CMAKE_BINARY_DIR}/gen (target `regs`, part of ALL); the CTest test `regs_drift` fails,
 # with a diff, when the checked-in copies differ from the TOMLs (fix: `make regs`).
-# A new block adds one line to HPCNET_REGS_TOMLS.
-set(HPCNET_REGS_TOMLS
-  rtl/ssm/ssm_regs.toml
-  rtl/gsn/gsn_formats.toml
-  rtl/router/rtr_formats.toml
-  rtl/nic/nic_formats.toml
-)
+# The TOMLs are found in the blocks' folders, rtl/<block>/<stem>_regs.toml and <stem>_formats.toml
+# (as `make regs` and scripts/wave/gen_gtkw.py find them): a new block's TOML needs no line here.
+file(GLOB HPCNET_REGS_TOMLS RELATIVE ${CMAKE_SOURCE_DIR} CONFIGURE_DEPENDS
+     ${CMAKE_SOURCE_DIR}/rtl/*/*_regs.toml ${CMAKE_SOURCE_DIR}/rtl/*/*_formats.toml)
 
 set(HPCNET_REGS_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/gen_regs.py)
 # gen_regs.py and its parts: the model (regs_model.py) and one module per kind of output

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """cell_sources.py: where a top's cells go, by cell type and by source line (Yosys 0.23, python stdlib).
 
-    cell_sources.py OUTDIR NAME [--lines N] [--reuse]     NAME: a top of scripts/synth/tops.txt
+    cell_sources.py OUTDIR NAME [--lines N] [--reuse]     NAME: a top of rtl/*/synth_tops.txt
 
 Two Yosys runs:
   1. synth_top.py's flow (synth -flatten, so the same cell count), stopping after the coarse stage
@@ -137,7 +137,7 @@ def main():
     a = ap.parse_args()
     tops = read_tops()
     if a.name not in tops:
-        sys.exit(f"cell_sources: {a.name} is not in tops.txt")
+        sys.exit(f"cell_sources: {a.name} is not in rtl/*/synth_tops.txt")
     out = pathlib.Path(a.outdir).resolve()
     out.mkdir(parents=True, exist_ok=True)
     if not a.reuse:

@@ -7,7 +7,7 @@
 Every input but the clock (clk_i) gets fresh random bits each cycle at the falling edge; the reset
 (rst_ni) is low for the first cycles, then drops for one cycle now and then. One time unit after
 the inputs change, every output of the two designs is compared; the testbench counts mismatches,
-ends with $fatal on any, and has a watchdog. The RTL gets the parameters listed in tops.txt.
+ends with $fatal on any, and has a watchdog. The RTL gets the parameters its synth_tops.txt line lists.
 Plusarg +seed=N.
 """
 import argparse

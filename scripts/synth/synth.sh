@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# synth.sh OUTDIR [NAME...]: Yosys 0.23 synthesis of every top in scripts/synth/tops.txt (or of the
-# NAMEs given). Each top must pass `check -assert` and contain no latch (synth_top.py). Prints each
+# synth.sh OUTDIR [NAME...]: Yosys 0.23 synthesis of every block's tops (rtl/*/synth_tops.txt), or of
+# the NAMEs given. Each top must pass `check -assert` and contain no latch (synth_top.py). Prints each
 # top's row as it finishes (with its done/total count and seconds), then the whole table (top, cells,
 # flops, memory bits kept as SRAM macros), and writes OUTDIR/synth_report.csv; per-top Yosys script,
 # log and stats are in OUTDIR. Exits non-zero if any top fails.

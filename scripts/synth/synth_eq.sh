@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# synth_eq.sh NAME [WORKDIR]: checks the Yosys netlist of tops.txt entry NAME against its RTL.
+# synth_eq.sh NAME [WORKDIR]: checks the Yosys netlist of synthesis top NAME (rtl/*/synth_tops.txt)
+# against its RTL.
 # Synthesizes the top (synth_top.py, netlist renamed <top>_syn), generates a side-by-side random
 # testbench (gen_eq_tb.py), builds it with Verilator --binary and runs it; fails on any output
 # mismatch. Seed: HPCNET_SEED (else fresh, printed). Cycles: HPCNET_EQ_CYCLES (default 20000).
@@ -9,14 +10,14 @@ root=$(cd "$here/../.." && pwd)
 name=${1:?usage: synth_eq.sh NAME [WORKDIR]}
 work=$(mkdir -p "${2:-$root/build/synth_eq/$name}" && cd "${2:-$root/build/synth_eq/$name}" && pwd)
 
-top=$(awk -v n="$name" '$1 == n {print $2}' "$here/tops.txt")
-[ -n "$top" ] || { echo "synth_eq: $name is not in $here/tops.txt" >&2; exit 2; }
+entry=$(python3 "$here/synth_top.py" --entry "$name" 2>/dev/null) || { echo "synth_eq: $name is not in rtl/*/synth_tops.txt" >&2; exit 2; }
+read -r top eq _ <<<"$entry"
 srcs=$(python3 "$here/synth_top.py" --sources "$name" | tr '\n' ' ')
 
 # eq=noassert: the RTL's protocol assertions would fire on unconstrained random inputs; compare
 # functions only (the RTL copy is compiled with SYNTHESIS defined, like the netlist).
 defs=""
-awk -v n="$name" '$1 == n' "$here/tops.txt" | grep -q 'eq=noassert' && defs="+define+SYNTHESIS"
+[ "$eq" = noassert ] && defs="+define+SYNTHESIS"
 
 echo "synth_eq: $name: synthesizing"
 python3 "$here/synth_top.py" "$work" "$name" --netlist "$work/${top}_syn.v" >/dev/null

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """check_wave.py: the checks behind the wave tests (tb/wave; python stdlib).
 
-    check_wave.py drift                     every checked-in scripts/wave/<top>.gtkw is its .sigs
+    check_wave.py drift                     every checked-in rtl/<block>/wave/<top>.gtkw is its .sigs
                                             list as written (gen_gtkw.py --list SIGS -o ...)
     check_wave.py trace SIGS TRACE [--first A --last B] [--router R] [--env] [-- CMD...]
                                             runs CMD first when given (it must succeed and write
@@ -37,8 +37,8 @@ def fail(msg):
 
 
 def drift():
-    bad, lists = 0, sorted(HERE.glob("*.sigs"))
-    parts = {m for s in lists for m in re.findall(r"^%include\s+(\S+)", s.read_text(), re.M)}
+    bad, lists = 0, gen_gtkw.signal_lists()
+    parts = {(s.parent / m).resolve() for s in lists for m in re.findall(r"^%include\s+(\S+)", s.read_text(), re.M)}
     # first (making the save files below rewrites a stale one)
     for f in sorted((HERE / "xlate").glob("rtl.*.txt")):  # gen_gtkw.py's, from RTL localparams
         mod, name = f.name[4:-4].split(".")
@@ -47,17 +47,18 @@ def drift():
                         f"gen_gtkw.py --list on a list naming it, rewrites it)")
     for sigs in lists:
         gtkw = sigs.with_suffix(".gtkw")
-        if sigs.name in parts:  # a part of other lists (%include), no save file of its own
+        rel_sigs, rel_gtkw = sigs.relative_to(gen_gtkw.ROOT), gtkw.relative_to(gen_gtkw.ROOT)
+        if sigs.resolve() in parts:  # a part of other lists (%include), no save file of its own
             continue
         if not gtkw.exists():
-            bad += fail(f"{gtkw.name} is missing (gen_gtkw.py --list {sigs.name} -o {gtkw.name})")
+            bad += fail(f"{rel_gtkw} is missing (gen_gtkw.py --list {rel_sigs} -o {rel_gtkw})")
             continue
         with tempfile.TemporaryDirectory() as d:
             out = pathlib.Path(d) / gtkw.name
             subprocess.run([sys.executable, str(HERE / "gen_gtkw.py"), "--list", str(sigs), "-o", str(out)], check=True)
             if out.read_text() != gtkw.read_text():
-                bad += fail(f"{gtkw.name} differs from its list: python3 scripts/wave/gen_gtkw.py "
-                            f"--list scripts/wave/{sigs.name} -o scripts/wave/{gtkw.name}")
+                bad += fail(f"{rel_gtkw} differs from its list: python3 scripts/wave/gen_gtkw.py "
+                            f"--list {rel_sigs} -o {rel_gtkw}")
     print(f"check_wave: drift: {'FAILED' if bad else 'every save file matches its list, every RTL translate file its RTL'}")
     return 1 if bad else 0
 

@@ -14,6 +14,11 @@
                                                 module's scope) of a .fst or .vcd trace
     gen_gtkw.py --top T.fst                     prints the trace's top module (first scope in TOP)
     gen_gtkw.py --signals T.fst                 prints every signal path of the trace
+    gen_gtkw.py --find NAME                     prints the path of the block's list or save file
+                                                NAME (nic_top.sigs: rtl/nic/wave/nic_top.sigs)
+
+Signal lists and their save files live in their block's folder, rtl/<block>/wave/<name>.sigs and
+<name>.gtkw (wave.sh, check_wave.py and tb/wave find them there by name).
 
 SIGS format, one item a line ('#' starts a comment):
     == Group name                 starts a group (closed by the next group or the end)
@@ -83,10 +88,24 @@ XLATED = 0x2024
 GROUP_BEGIN, GROUP_END, CLOSED = 0x800200, 0x1000200, 0x400000
 RANGE = re.compile(r"\[(\d+):(\d+)\]$")
 XLATE_DIR = HERE / "xlate"
+WAVE_DIRS = "rtl/*/wave"  # the blocks' signal lists and save files
 
 
 class ListError(Exception):
     pass
+
+
+def signal_lists():
+    """Every block's signal list, rtl/<block>/wave/*.sigs, in path order."""
+    return sorted(ROOT.glob(f"{WAVE_DIRS}/*.sigs"))
+
+
+def find_wave_file(name):
+    """The path of rtl/<block>/wave/NAME (a list or a save file), or None; a name in two blocks is an error."""
+    found = sorted(ROOT.glob(f"{WAVE_DIRS}/{name}"))
+    if len(found) > 1:
+        raise ListError(f"{name} is in more than one block: {' '.join(str(f.relative_to(ROOT)) for f in found)}")
+    return found[0] if found else None
 
 
 # ------------------------------------------------------------------ formats (field positions)
@@ -503,6 +522,7 @@ def main():
     g.add_argument("--trace", help="take the signals of one scope of this trace")
     g.add_argument("--top", metavar="TRACE", help="print the top module of TRACE")
     g.add_argument("--signals", metavar="TRACE", help="print every signal path of TRACE")
+    g.add_argument("--find", metavar="NAME", help="print the path of rtl/<block>/wave/NAME (exit 1: none)")
     ap.add_argument("--scope", help="scope for --trace (default TOP.<top module>)")
     ap.add_argument("--fit", metavar="TRACE", help="with --list: fit the save file to TRACE")
     ap.add_argument("--check", metavar="TRACE", help="with --list: every signal must be in TRACE")
@@ -517,6 +537,11 @@ def main():
         if a.signals:
             print("\n".join(v.path for v in fstinfo.variables(a.signals)))
             return 0
+        if a.find:
+            f = find_wave_file(a.find)
+            if f:
+                print(f)
+            return 0 if f else 1
         if a.list and a.check:
             groups, _, missing = load(a.list, a.check, a.router, True)
             n = sum(len(r) for _, r in groups)

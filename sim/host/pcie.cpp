@@ -312,4 +312,37 @@ std::string PcieDma::describe() const {
                      stats_.up_write_tlps, stats_.up_bytes, stats_.down_tlps, stats_.down_bytes);
 }
 
+namespace {
+// The node's view of a PcieDma: it serves the attachment's port.
+class PcieLink final : public HostLink {
+ public:
+  PcieLink(HostMemory& mem, const PcieConfig& cfg, PcieDmaPort& port) : dma_(mem, cfg), port_(port) {}
+  PcieDma& dma() { return dma_; }
+  void drive(uint64_t now) override { dma_.drive(port_, now); }
+  void sample(uint64_t now) override { dma_.sample(port_, now); }
+  void idle() override { port_ = PcieDmaPort{}; }
+  uint64_t progress() const override { return dma_.stats().requests() + dma_.stats().read_frames; }
+  std::string describe() const override { return dma_.describe(); }
+  const CompletionOrder* completion_order() const override { return &dma_; }
+
+ private:
+  PcieDma dma_;
+  PcieDmaPort& port_;
+};
+}  // namespace
+
+std::vector<std::unique_ptr<HostLink>> PcieAttachment::host_links(HostMemory& mem) {
+  if (dma_) throw std::logic_error("PcieAttachment: the device's PCIe link is made once (its node takes it once)");
+  auto link = std::make_unique<PcieLink>(mem, config, port);
+  dma_ = &link->dma();
+  std::vector<std::unique_ptr<HostLink>> links;
+  links.push_back(std::move(link));
+  return links;
+}
+
+PcieDma& PcieAttachment::dma() const {
+  if (!dma_) throw std::logic_error("PcieAttachment: no PCIe link yet (the device has not joined a node)");
+  return *dma_;
+}
+
 }  // namespace hpcnet::sim

@@ -1,8 +1,9 @@
 // sim/host/pcie.hpp: the PCIe host model a NIC sits on (SPEC section 6 "Host bus model
 // defaults", paper 2.3-2.4; docs/sim.md "PCIe host model"): PcieDma serves one device's
-// PcieDmaPort (ports.hpp) from a HostMemory's bytes, with the link's two directions, its packet
-// overheads, its read latency and its outstanding-read limit; pcie_pio_bus() is the PIO timing
-// of the same bus for the device's register window (HostBus).
+// PcieDmaPort from a HostMemory's bytes, with the link's two directions, its packet overheads, its
+// read latency and its outstanding-read limit; pcie_pio_bus() is the PIO timing of the same bus
+// for the device's register window (HostBus). A device on PCIe holds a PcieAttachment (its port
+// and link configuration) and declares the link to its node with it (host_link.hpp).
 //
 // Time is in device (NIC) cycles; the defaults are PCIe 2.0 x16 at the NIC clock of 312.5 MHz.
 // Each direction of the link sends one TLP after another: a TLP of S bytes (payload + overhead)
@@ -41,14 +42,44 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "sim/host/host_bus.hpp"
+#include "sim/host/host_link.hpp"
 #include "sim/host/host_memory.hpp"
-#include "sim/host/ports.hpp"
 
 namespace hpcnet::sim {
+
+// A device's PCIe DMA master (the NIC's: docs/nic.md section 2): a read channel (requests, then
+// tagged responses of 32-byte frames) and a posted write channel, each valid/ready; served by
+// PcieDma. The device owns it (PcieAttachment below), not HostPorts.
+struct PcieDmaPort {
+  static constexpr unsigned kFrameBytes = 32;     // a response or write beat: one aligned frame
+  static constexpr unsigned kMaxReadBytes = 4096; // a read request: 1..4096 bytes inside one 4 KB page
+  // read request: valid/addr/len/tag driven by the device, ready by the host
+  bool rd_req_valid = false;
+  uint64_t rd_req_addr = 0;   // byte address
+  unsigned rd_req_len = 0;    // 1..4096, never crossing a 4 KB boundary
+  unsigned rd_req_tag = 0;
+  bool rd_req_ready = false;
+  // read response: valid/tag/data/last driven by the host, ready by the device. The frames of
+  // host memory holding the requested bytes, in address order; requests in acceptance order.
+  bool rd_rsp_valid = false;
+  unsigned rd_rsp_tag = 0;
+  std::array<uint8_t, kFrameBytes> rd_rsp_data{};  // byte i is the byte at frame address + i;
+                                                   // bytes outside the request are 0
+  bool rd_rsp_last = false;   // the request's last frame
+  bool rd_rsp_ready = false;
+  // write beat (posted): valid/addr/len/data/last driven by the device, ready by the host
+  bool wr_valid = false;
+  uint64_t wr_addr = 0;       // the first byte this beat writes
+  unsigned wr_len = 0;        // 1..32, inside the beat's 32-byte frame
+  std::array<uint8_t, kFrameBytes> wr_data{};  // frame aligned: byte i goes to (wr_addr & ~31) + i
+  bool wr_last = false;       // the last beat of a write transaction (contiguous, inside one 4 KB page)
+  bool wr_ready = false;
+};
 
 struct PcieConfig {
   double raw_bytes_per_cycle = 25.6;  // each way: 5 GT/s x16 after 8b/10b = 8 GB/s, at 312.5 MHz
@@ -202,6 +233,23 @@ class PcieDma final : public CompletionOrder {
   std::deque<Flight> up_flight_;
   Held held_rd_, held_wr_;
   PcieStats stats_;
+};
+
+// A device's PCIe link (the NIC's; tb/sim's PcieFake): its port, which the device drives, and
+// the link's configuration, set before the device joins a node. The device's
+// Device::make_host_links returns host_links(mem): the node then serves the port with a PcieDma
+// over its host memory, which dma() returns from then on.
+class PcieAttachment {
+ public:
+  PcieConfig config{};
+  PcieDmaPort port{};
+
+  std::vector<std::unique_ptr<HostLink>> host_links(HostMemory& mem);  // once; throws on a bad config
+  bool attached() const { return dma_ != nullptr; }
+  PcieDma& dma() const;  // std::logic_error before the node made the link
+
+ private:
+  PcieDma* dma_ = nullptr;
 };
 
 }  // namespace hpcnet::sim

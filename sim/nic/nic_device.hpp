@@ -1,6 +1,7 @@
-// sim/nic/nic_device.hpp: the NIC as a device of a node: host side (MMIO, the PCIe DMA channels,
-// irq) and its link port (link()), which a fabric joins to another NIC (nic_link.hpp: back to
-// back). Implemented for the Verilated nic_top models (make_nic_device).
+// sim/nic/nic_device.hpp: the NIC as a device of a node: host side (MMIO, irq), its PCIe link
+// (pcie(): the DMA channels, which it declares to its node) and its link port (link()), which a
+// fabric joins to another NIC (nic_link.hpp: back to back). Implemented for the Verilated nic_top
+// models (make_nic_device).
 #pragma once
 
 #include <array>
@@ -11,6 +12,7 @@
 #include "hpcnet/nic_driver.hpp"
 #include "sim/core/harness.hpp"
 #include "sim/core/model_table.hpp"
+#include "sim/host/pcie.hpp"
 #include "sim/system/device.hpp"
 
 namespace hpcnet::sim {
@@ -40,11 +42,16 @@ struct NicLinkPort {
 
 class NicDevice : public Device {
  public:
-  NicDevice() : Device(nic::kDeviceId, "nic") { host_.uses_pcie = true; }
+  NicDevice() : Device(nic::kDeviceId, "nic") {}
   NicLinkPort& link() { return link_; }
+  // Its PCIe link: the configuration (set before the NIC joins a node), the DMA port the adapter
+  // drives, and the node's PcieDma serving it (statistics).
+  PcieAttachment& pcie() { return pcie_; }
+  std::vector<std::unique_ptr<HostLink>> make_host_links(HostMemory& mem) override { return pcie_.host_links(mem); }
 
  protected:
   NicLinkPort link_;
+  PcieAttachment pcie_;
 };
 
 using NicMake = std::unique_ptr<NicDevice> (*)(double clock_mhz, TraceWindow trace);

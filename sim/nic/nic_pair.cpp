@@ -15,11 +15,11 @@ NicPair::NicPair(NicPairConfig cfg) : cfg_(std::move(cfg)), cluster_(ClusterConf
     nc.num_threads = cfg_.num_threads;
     nc.cpu = cfg_.cpu;
     nc.clock_mhz = cfg_.clock_mhz;
-    nc.pcie = cfg_.pcie;
     nc.device_bus[nic::kDeviceId] = cfg_.pio;
     std::vector<std::unique_ptr<Device>> devs;
     const TraceWindow& tw = i == 0 ? cfg_.trace : cfg_.trace1;
     auto n = cfg_.nic_make ? cfg_.nic_make(cfg_.clock_mhz, tw) : make_nic_device(cfg_.clock_mhz, tw);
+    n->pcie().config = cfg_.pcie;
     nics_[i] = n.get();
     devs.push_back(std::move(n));
     if (cfg_.with_ssm) devs.push_back(make_ssm_device(2, cfg_.clock_mhz, TraceWindow::off()));

@@ -45,7 +45,7 @@ class VerilatedNic final : public NicDevice {
     using namespace nic_port;
     V& d = h_.dut();
     HostPorts& p = host_;
-    PcieDmaPort& q = p.pcie;
+    PcieDmaPort& q = pcie_.port;
     d.mmio_req_valid_i = p.mmio.req_valid;
     d.mmio_req_write_i = p.mmio.req_write;
     d.mmio_req_addr_i = p.mmio.req_addr & 0x3FFFF;

@@ -1,20 +1,26 @@
 // sim/system/device.hpp: a device on a node's host bus, as the step loop sees it.
 //
 // A device has a host side (HostPorts: MMIO slave, DMA master, interrupt line) that its node
-// drives and samples, and may have fabric ports of its own (the SSM's GSN link) that a Fabric
-// joins to other nodes. Each cycle the step loop (system/cluster.hpp) applies the host models'
+// drives and samples, may declare host-side links of its own (PCIe: make_host_links) that its
+// node runs, and may have fabric ports of its own (the SSM's GSN link) that a Fabric joins to
+// other nodes. Each cycle the step loop (system/cluster.hpp) applies the host models'
 // and fabrics' outputs, calls eval() (settle with the clock low; may be called again in the same
 // cycle when a fabric changes an input), then edge(). Verilated adapters copy the ports to and
 // from the model's signals in eval(); C++ fakes compute them.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "hpcnet/platform.hpp"
+#include "sim/host/host_link.hpp"
 #include "sim/host/ports.hpp"
 
 namespace hpcnet::sim {
+
+class HostMemory;  // sim/host/host_memory.hpp
 
 class Device {
  public:
@@ -39,6 +45,13 @@ class Device {
   virtual uint64_t progress() const { return 0; }
   // Extra lines for a stall report.
   virtual std::string describe() const { return {}; }
+  // The host-side links this device needs beyond HostPorts (a device on PCIe returns its
+  // PcieAttachment's host_links(mem)): called once, by the node that takes the device, with the
+  // node's host memory; the node runs them (host_link.hpp).
+  virtual std::vector<std::unique_ptr<HostLink>> make_host_links(HostMemory& mem) {
+    (void)mem;
+    return {};
+  }
 
  protected:
   HostPorts host_;

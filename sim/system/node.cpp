@@ -28,8 +28,15 @@ Node::Node(NodeConfig cfg, std::vector<std::unique_ptr<Device>> devices)
     buses_.push_back(std::make_unique<HostBus>(sched_, own == cfg_.device_bus.end() ? cfg_.bus : own->second));
     platform_.add_device(d->id(), *buses_.back());  // throws on a repeated id
     dma_.push_back(&d->host().dma);
-    pcie_.push_back(d->host().uses_pcie ? std::make_unique<PcieDma>(mem_, cfg_.pcie) : nullptr);
-    buses_.back()->order_completions(pcie_.back().get());  // PCIe: a read completion does not pass posted writes
+    links_.push_back(d->make_host_links(mem_));
+    const CompletionOrder* order = nullptr;  // PCIe: a read completion does not pass posted writes
+    for (auto& l : links_.back()) {
+      if (!l) throw std::invalid_argument(fmt::format("Node: device {} declares a null host link", d->name()));
+      if (l->completion_order() && order)
+        throw std::invalid_argument(fmt::format("Node: device {} has two host links that order its register reads", d->name()));
+      if (l->completion_order()) order = l->completion_order();
+    }
+    buses_.back()->order_completions(order);
   }
   for (const auto& [id, bus] : cfg_.device_bus)
     if (!platform_.has_device(id))
@@ -41,11 +48,10 @@ Node::Node(NodeConfig cfg, std::vector<std::unique_ptr<Device>> devices)
     for (auto& d : devices_) d->edge();
     ++now_;
   }
-  for (auto& d : devices_) {
-    d->set_reset(false);
-    const bool pcie = d->host().uses_pcie;
-    d->host() = HostPorts{};
-    d->host().uses_pcie = pcie;
+  for (size_t i = 0; i < devices_.size(); ++i) {
+    devices_[i]->set_reset(false);
+    devices_[i]->host() = HostPorts{};
+    for (auto& l : links_[i]) l->idle();
   }
 }
 
@@ -57,8 +63,8 @@ Scheduler::ThreadId Node::spawn(unsigned pe, unsigned thread, std::function<void
 
 void Node::drive() {
   mem_.drive(dma_, now_);
-  for (size_t i = 0; i < devices_.size(); ++i)
-    if (pcie_[i]) pcie_[i]->drive(devices_[i]->host().pcie, now_);
+  for (auto& links : links_)
+    for (auto& l : links) l->drive(now_);
   sched_.run_cycle(now_);
   for (size_t i = 0; i < devices_.size(); ++i) buses_[i]->drive(devices_[i]->host().mmio, now_);
 }
@@ -70,8 +76,8 @@ void Node::eval() {
 void Node::sample() {
   for (size_t i = 0; i < devices_.size(); ++i) buses_[i]->sample(devices_[i]->host().mmio, now_);
   mem_.sample(dma_, now_);
-  for (size_t i = 0; i < devices_.size(); ++i)
-    if (pcie_[i]) pcie_[i]->sample(devices_[i]->host().pcie, now_);
+  for (auto& links : links_)
+    for (auto& l : links) l->sample(now_);
   for (size_t i = 0; i < devices_.size(); ++i) platform_.io(i).irq_line(devices_[i]->host().irq, now_);
 }
 
@@ -88,8 +94,8 @@ uint64_t Node::progress() const {
   uint64_t p = mem_.stats().requests() + sched_.finished_threads() + platform_.irq_calls() + user_progress_;
   for (auto& b : buses_) p += b->stats().requests();
   for (auto& d : devices_) p += d->progress();
-  for (auto& x : pcie_)
-    if (x) p += x->stats().requests() + x->stats().read_frames;
+  for (auto& links : links_)
+    for (auto& l : links) p += l->progress();
   return p;
 }
 
@@ -100,7 +106,7 @@ std::string Node::describe() const {
     const HostBus& b = *buses_[i];
     s += fmt::format("  {}: bus {} queued, {} writes, {} reads; irq line {}\n", devices_[i]->name(), b.queued(),
                      b.stats().writes, b.stats().reads, devices_[i]->host().irq ? "high" : "low");
-    if (pcie_[i]) s += "    " + pcie_[i]->describe() + "\n";
+    for (auto& l : links_[i]) s += "    " + l->describe() + "\n";
     const std::string more = devices_[i]->describe();
     if (!more.empty()) s += more + "\n";
   }
@@ -122,8 +128,6 @@ NodeStats Node::stats() const {
     st.bus.wc_bursts += x.wc_bursts;
     st.bus.link_cycles += x.link_cycles;
   }
-  for (auto& p : pcie_)
-    if (p) st.pcie.add(p->stats());
   return st;
 }
 

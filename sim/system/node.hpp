@@ -4,9 +4,10 @@
 //
 // The host bus decodes one register window per device, each with today's timing model (HostBus;
 // a device's own BusConfig from device_bus, else `bus`); host memory serves every device's DMA
-// port with one bandwidth/latency model, round-robin under contention (HostMemory); a device that
-// sets HostPorts::uses_pcie also gets its own PCIe link (PcieDma over the same host memory's bytes)
-// serving its PcieDmaPort. The node does not clock itself: a Cluster (system/cluster.hpp) runs its
+// port with one bandwidth/latency model, round-robin under contention (HostMemory); the host-side
+// links a device declares (Device::make_host_links: a NIC's PCIe link, a PcieDma over the same
+// host memory's bytes) are made over that memory and run with the host models. The node does not
+// clock itself: a Cluster (system/cluster.hpp) runs its
 // phases in the documented order, alone or with other nodes and fabrics.
 #pragma once
 
@@ -19,8 +20,8 @@
 
 #include "sim/core/scheduler.hpp"
 #include "sim/host/host_bus.hpp"
+#include "sim/host/host_link.hpp"
 #include "sim/host/host_memory.hpp"
-#include "sim/host/pcie.hpp"
 #include "sim/host/sim_platform.hpp"
 #include "sim/system/device.hpp"
 
@@ -35,7 +36,6 @@ struct NodeConfig {
   double clock_mhz = 200.0;
   unsigned reset_cycles = 10;
   size_t stack_bytes = 256 * 1024;
-  PcieConfig pcie{};          // each uses_pcie device's link: 25.6 B/cycle each way, 250-cycle reads, MPS/MRRS 256
   std::map<DeviceId, BusConfig> device_bus{};  // these devices' windows use their own BusConfig
                                                // (a NIC: pcie_pio_bus())
 };
@@ -46,7 +46,6 @@ struct NodeStats {
   MemStats mem;
   uint64_t threads_finished = 0;
   uint64_t irq_calls = 0;
-  PcieStats pcie{};  // summed over the uses_pcie devices (latency min/max over all)
 };
 
 class Node {
@@ -64,7 +63,7 @@ class Node {
   size_t num_devices() const { return devices_.size(); }
   Device& device(size_t index) { return *devices_.at(index); }
   HostBus& bus(size_t index) { return *buses_.at(index); }  // the device's register window
-  PcieDma* pcie(size_t index) { return pcie_.at(index).get(); }  // the device's PCIe link, or nullptr
+  size_t num_host_links(size_t index) const { return links_.at(index).size(); }  // the device's (make_host_links)
 
   Scheduler::ThreadId spawn(unsigned pe, unsigned thread, std::function<void()> fn, std::string name = {});
   bool threads_done() const { return sched_.all_done(); }
@@ -72,14 +71,14 @@ class Node {
   NodeStats stats() const;
 
   // The step loop's phases (Cluster::step calls them in this order, with the fabrics' between).
-  void drive();   // host memory and PCIe links (DMA responses, readies), due threads, host buses (MMIO requests)
+  void drive();   // host memory and host links (DMA responses, readies), due threads, host buses (MMIO requests)
   void eval();    // every device settles
-  void sample();  // host buses, host memory, PCIe links, interrupt lines take this cycle's handshakes
+  void sample();  // host buses, host memory, host links, interrupt lines take this cycle's handshakes
   void edge();    // every device's clock edge; the node's cycle count advances
   void close_traces();
 
-  // For the watchdog: MMIO and DMA requests accepted (PCIe read requests and write beats
-  // included), threads finished, interrupt handler calls, the devices' own progress and
+  // For the watchdog: MMIO and DMA requests accepted (the host links' progress included: PCIe
+  // read requests, write beats and read frames), threads finished, interrupt handler calls, the devices' own progress and
   // note_progress(); a thread spinning on a poll is not progress.
   uint64_t progress() const;
   void note_progress() { ++user_progress_; }
@@ -93,7 +92,7 @@ class Node {
   std::vector<std::unique_ptr<HostBus>> buses_;
   SimPlatform platform_;
   std::vector<DmaPort*> dma_;
-  std::vector<std::unique_ptr<PcieDma>> pcie_;  // per device; null without uses_pcie
+  std::vector<std::vector<std::unique_ptr<HostLink>>> links_;  // per device: its host-side links
   uint64_t now_ = 0;
   uint64_t user_progress_ = 0;
 };

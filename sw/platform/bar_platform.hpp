@@ -5,8 +5,8 @@
 // (e.g. a hugepage or a reserved-memory carve-out with its physical base).
 //
 // Nothing in the simulator uses it: the build compiles and links the SSM driver and libssm
-// against it (sw/platform/bar_check.cpp) to prove that the driver sources need nothing from
-// sim/. It has never run on hardware.
+// (sw/platform/bar_check.cpp) and the NIC driver and RDMA library (sw/nic/bar_check.cpp) against
+// it to prove that the driver sources need nothing from sim/. It has never run on hardware.
 #pragma once
 
 #include <cstdint>

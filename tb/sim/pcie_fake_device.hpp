@@ -14,9 +14,11 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <random>
 #include <vector>
 
+#include "sim/host/pcie.hpp"
 #include "sim/system/device.hpp"
 
 namespace hpcnet::sim::test {
@@ -56,7 +58,10 @@ class PcieFake final : public Device {
     uint64_t data;
   };
 
-  explicit PcieFake(uint64_t seed = 1) : Device(kId, "pcie-fake"), rng_(seed) { host_.uses_pcie = true; }
+  explicit PcieFake(uint64_t seed = 1) : Device(kId, "pcie-fake"), rng_(seed) {}
+
+  PcieAttachment pcie;  // its PCIe link (config set before it joins a node), declared to the node
+  std::vector<std::unique_ptr<HostLink>> make_host_links(HostMemory& mem) override { return pcie.host_links(mem); }
 
   // knobs
   double p_idle = 0;       // chance that a new request or beat waits one more cycle
@@ -80,7 +85,7 @@ class PcieFake final : public Device {
 
   void eval() override {
     HostPorts& h = host_;
-    PcieDmaPort& p = h.pcie;
+    PcieDmaPort& p = pcie.port;
     h.mmio.req_ready = !in_reset;
     h.mmio.rsp_valid = mmio_rsp_;
     h.mmio.rsp_rdata = mmio_value;
@@ -121,11 +126,12 @@ class PcieFake final : public Device {
     }
     p.rd_rsp_ready = rsp_ready && !stall_;
     seen_ = h;
+    seen_pcie_ = p;
   }
 
   void edge() override {
     const HostPorts& h = seen_;
-    const PcieDmaPort& p = h.pcie;
+    const PcieDmaPort& p = seen_pcie_;
     if (h.mmio.req_valid && h.mmio.req_ready && h.mmio.req_write)
       mmio_log.push_back({cycle, h.mmio.req_addr, h.mmio.req_wdata});
     mmio_rsp_ = h.mmio.req_valid && h.mmio.req_ready && !h.mmio.req_write;
@@ -183,6 +189,7 @@ class PcieFake final : public Device {
 
   std::mt19937_64 rng_;
   HostPorts seen_;
+  PcieDmaPort seen_pcie_;
   bool go_wr_ = true, go_rd_ = true, stall_ = false;
   bool wr_txn_ = false, wr_hold_ = false, rd_hold_ = false;
   bool mmio_rsp_ = false;

@@ -29,6 +29,24 @@ namespace {
 
 constexpr uint64_t kBase = 0x1000'0000;  // start of the test region (4 KB aligned)
 
+// A device that declares two PCIe links: both would order its register reads, which one window
+// cannot follow (the node refuses it).
+class TwoPcieLinks final : public Device {
+ public:
+  TwoPcieLinks() : Device(0xFA4E'0003, "two-pcie") {}
+  void set_reset(bool) override {}
+  void eval() override {}
+  void edge() override {}
+  std::vector<std::unique_ptr<HostLink>> make_host_links(HostMemory& mem) override {
+    auto links = a_.host_links(mem);
+    for (auto& l : b_.host_links(mem)) links.push_back(std::move(l));
+    return links;
+  }
+
+ private:
+  PcieAttachment a_, b_;
+};
+
 struct PcieRig {
   PcieFake* dev = nullptr;
   std::unique_ptr<Cluster> cluster;
@@ -37,16 +55,16 @@ struct PcieRig {
   explicit PcieRig(PcieConfig pc = {}, uint64_t seed = 1, uint64_t watchdog = 1000, bool pio = false) {
     NodeConfig nc;
     nc.clock_mhz = 312.5;
-    nc.pcie = pc;
     if (pio) nc.device_bus[PcieFake::kId] = pcie_pio_bus();
     auto d = std::make_unique<PcieFake>(seed);
+    d->pcie.config = pc;
     dev = d.get();
     std::vector<std::unique_ptr<Device>> devs;
     devs.push_back(std::move(d));
     cluster = std::make_unique<Cluster>(ClusterConfig{watchdog, 0});
     node = &cluster->add_node(std::make_unique<Node>(nc, std::move(devs)));
   }
-  PcieDma& dma() { return *node->pcie(0); }
+  PcieDma& dma() { return dev->pcie.dma(); }
   HostMemory& mem() { return node->memory(); }
   void run_until_done() {
     cluster->run_until([&] { return dev->done() && dma().idle(); });
@@ -495,28 +513,37 @@ TEST_CASE("pcie: the watchdog counts PCIe traffic as progress and a stall report
   } catch (const Stall& e) {
     CHECK_THAT(e.what(), Contains("pcie: 1 read request(s) in flight"));
   }
-  CHECK(r.node->stats().pcie.read_requests == 1);
+  CHECK(r.dma().stats().read_requests == 1);
 }
 
 TEST_CASE("pcie: only devices that ask get a link and device_bus sets one window's timing", "[sim][pcie][pio]") {
-  auto devices = [] {
+  PcieConfig link_cfg;
+  PcieFake* fake = nullptr;
+  auto devices = [&] {
     std::vector<std::unique_ptr<Device>> v;
     v.push_back(std::make_unique<FakeDevice>());
-    v.push_back(std::make_unique<PcieFake>());
+    auto p = std::make_unique<PcieFake>();
+    p->pcie.config = link_cfg;
+    fake = p.get();
+    v.push_back(std::move(p));
     return v;
   };
   NodeConfig nc;
   nc.device_bus[PcieFake::kId] = pcie_pio_bus();
   Node n(nc, devices());
-  CHECK(n.pcie(0) == nullptr);
-  REQUIRE(n.pcie(1) != nullptr);
-  CHECK(n.device(1).host().uses_pcie);  // kept through reset
+  CHECK(n.num_host_links(0) == 0);
+  CHECK(n.num_host_links(1) == 1);
+  REQUIRE(fake->pcie.attached());  // the node made the link the device declared
+  CHECK(fake->pcie.dma().config().mps == PcieConfig{}.mps);
   CHECK(n.bus(0).config().spacing == BusConfig{}.spacing);
   CHECK(n.bus(1).config().spacing == 20);
   CHECK(n.bus(1).config().wc_burst_cycles == 20);
   nc.device_bus[0x1234] = BusConfig{};
   CHECK_THROWS_WITH(Node(nc, devices()), Contains("device_bus names device 0x1234"));
   nc.device_bus.erase(0x1234);
-  nc.pcie.mrrs = 100;
+  link_cfg.mrrs = 100;
   CHECK_THROWS_WITH(Node(nc, devices()), Contains("PcieConfig.mrrs = 100"));
+  std::vector<std::unique_ptr<Device>> two;
+  two.push_back(std::make_unique<TwoPcieLinks>());
+  CHECK_THROWS_WITH(Node(NodeConfig{}, std::move(two)), Contains("two host links that order its register reads"));
 }
