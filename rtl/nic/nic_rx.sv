@@ -339,6 +339,30 @@ module nic_rx #(
   // translation requests: the FIRST check, a page miss, the prefetch of the next page
   logic        want_pf;
   logic [35:0] pf_vpn;
+  typedef struct packed {
+    logic [4:0]  vp;
+    logic [63:0] addr;
+    logic [31:0] len;
+    logic        phys, phys_ok;
+    logic        pf;    // a prefetch, asked for by message generation gen
+    logic        gen;
+  } rq_t;
+  rq_t  rq_q;
+  logic rq_hold_q, pf_taken;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      rq_hold_q <= 1'b0;
+      rq_q      <= '0;
+    end else begin
+      rq_hold_q <= xl_req_valid_o && !xl_req_ready_i;
+      if (!rq_hold_q)
+        rq_q <= '{vp: xl_req_vp_o, addr: xl_req_addr_o, len: xl_req_len_o, phys: xl_req_phys_o,
+                  phys_ok: xl_req_phys_ok_o, pf: pf_own, gen: m_gen_q};
+    end
+  end
+  logic pf_own;  // the request shown now is a prefetch of its own (not one held)
+  assign pf_own   = want_pf && state_q != SCheck && state_q != SXlate && state_q != SEvXl;
+  assign pf_taken = xl_req_valid_o && xl_req_ready_i && (rq_hold_q ? rq_q.pf : pf_own);
   always_comb begin
     xl_req_valid_o   = 1'b0;
     xl_req_vp_o      = h_q.dst_vp;
@@ -358,8 +382,19 @@ module nic_rx #(
         xl_req_vp_o    = m_vp_q;
         xl_req_addr_o  = {m_key_q, pf_vpn, 12'd0};
         xl_req_len_o   = 32'(((m_end_q - {pf_vpn, 12'd0}) > 48'd4096) ? 48'd4096 : (m_end_q - {pf_vpn, 12'd0}));
+        xl_req_phys_o  = 1'b0;  // (want_pf: the message is not physical)
       end
     endcase
+    // a request shown and not taken is shown again, unchanged, until the ATT takes it (a state's
+    // own request waits behind it)
+    if (rq_hold_q) begin
+      xl_req_valid_o   = 1'b1;
+      xl_req_vp_o      = rq_q.vp;
+      xl_req_addr_o    = rq_q.addr;
+      xl_req_len_o     = rq_q.len;
+      xl_req_phys_o    = rq_q.phys;
+      xl_req_phys_ok_o = rq_q.phys_ok;
+    end
     xl_rsp_ready_o = 1'b1;
   end
 
@@ -390,7 +425,7 @@ module nic_rx #(
   // go out with the translation they started with; the next packet finds the message failed)
   // (nor a continuing packet's head taken with the held beat: its packet is written, as in SData)
   assign kill_now = kill_m && state_q != SData && !(take_head && (h.first || state_q == SHold));  // not a new message's head
-  assign inv_hold_o = (kill_m && (c_ok_q || n_ok_q || n_pend_q || state_q == SHold
+  assign inv_hold_o = (kill_m && (c_ok_q || n_ok_q || n_pend_q || rq_hold_q || state_q == SHold
                                   || ((state_q == SCheck || state_q == SXlate) && !h_q.phys)
                                   || (state_q == SData && m_ok_q)))
                       || kill_e;
@@ -415,11 +450,10 @@ module nic_rx #(
       // one translation outstanding at a time: the prefetch (n_pend_q) or a state's own
       if (xl_req_valid_o && xl_req_ready_i) out_q <= 1'b1;
       if (xl_rsp_valid_i) out_q <= 1'b0;
-      if (xl_req_valid_o && xl_req_ready_i && want_pf && state_q != SCheck && state_q != SXlate
-          && state_q != SEvXl) begin
+      if (pf_taken) begin
         n_pend_q <= 1'b1;
-        n_vpn_q  <= pf_vpn;
-        n_gen_q  <= m_gen_q;
+        n_vpn_q  <= xl_req_addr_o[47:12];
+        n_gen_q  <= rq_hold_q ? rq_q.gen : m_gen_q;  // the message that asked for it
       end
       if (xl_rsp_valid_i && n_pend_q) begin  // kept only for the message that asked for it
         n_pend_q <= 1'b0;
@@ -511,7 +545,8 @@ module nic_rx #(
             m_ok_q <= st == nic_formats_pkg::NIC_STATUS_OK;
             m_status_q <= st;
           end
-          c_ok_q  <= st == nic_formats_pkg::NIC_STATUS_OK;
+          // (an EVENT's page is not the message's: kept for its write, not as the current page)
+          c_ok_q  <= st == nic_formats_pkg::NIC_STATUS_OK && state_q != SEvXl;
           c_vpn_q <= h_q.addr.addr[47:12];
           c_ppn_q <= xl_rsp_paddr_i[47:12];
           if (state_q == SEvXl) begin
