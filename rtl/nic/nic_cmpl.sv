@@ -123,9 +123,11 @@ module nic_cmpl #(
   function automatic logic current(input logic [7:0] id, input logic [1:0] ep);
     current = 2'(id >> MsgW) == ep;
   endfunction
-  logic fail_now, done_now;  // a failure or an answer of this epoch
+  // a failure or an answer of this epoch; an answer is taken only when no failure is shown (an
+  // older epoch's failure is dropped first: done_ready_o is low beside any failure)
+  logic fail_now, done_now;
   assign fail_now = fail_valid_i && current(fail_id_i, epoch_i);
-  assign done_now = done_valid_i && current(done_msg_id_i, epoch_i);
+  assign done_now = done_valid_i && !fail_valid_i && current(done_msg_id_i, epoch_i);
   // the sweep after the link went down: the slots still to complete with LINK_DOWN
   logic [NM-1:0]   sweep_q;
   logic            sw_any;
@@ -253,7 +255,7 @@ module nic_cmpl #(
             r_q <= (rec_i); st_q <= err_status_i; info_q <= err_info_i; msg_q <= 1'b0;
           end else if (fail_now) begin
             r_q <= tab_q[MsgW'(fail_id_i)]; st_q <= fail_status_i; info_q <= 32'd1; id_q <= MsgW'(fail_id_i); msg_q <= 1'b1;
-          end else if (done_now && !fail_valid_i) begin  // (an older epoch's failure is dropped first)
+          end else if (done_now) begin
             r_q <= tab_q[did]; id_q <= did; msg_q <= 1'b1;
             if (done_status_i == nic_formats_pkg::NIC_STATUS_OK && lost_now[did]) begin
               st_q <= nic_formats_pkg::NIC_STATUS_BAD_KEY; info_q <= 32'd3;  // the transfer done, its event lost
@@ -319,7 +321,7 @@ module nic_cmpl #(
 
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) begin
-    if (rst_ni && state_q == SIdle && !err_now && !fail_valid_i && done_now) begin
+    if (rst_ni && state_q == SIdle && !err_now && done_now) begin
       a_done_busy: assert (busy_q[did])
         else $error("nic_cmpl: completion for message %0d, which is not outstanding", done_msg_id_i);
     end

@@ -5,7 +5,7 @@
 // DQ (nic_dq fw_*), where the DQ's checker frames them like PIO words (so PIO and DMA submission
 // mix on one VP).
 //   Context    : the rings' set-up is kept here, written and read through the register window
-//                (win_i, nic_pkg::win_t: VPC.HDQ_BASE, VPC.SIZES.HDQ_LOG2; VP.HDQ_HEAD read,
+//                (win_i, nic_pkg::win_t: VPC.HDQ_BASE, VPC.SIZES.HDQ_LOG2; VP.HDQ_HEAD, HDQ_TAIL read,
 //                answered in the same cycle on win_rdata_o, 0 for other offsets): the bases in a
 //                memory (cmn_ctx_mem, read for the VP served), log2 per VP in registers (every
 //                VP's eligibility needs its own).
@@ -176,15 +176,16 @@ module nic_hdq #(
     .clk_i, .rst_ni, .we_i(wr_base), .waddr_i(VpW'(win_i.vp)), .wdata_i(win_i.wdata[47:0]),
     .raddr_i({VpW'(win_i.vp), cur_q}), .rdata_o(base_r));
   assign c_base = base_r[47:3];
-  // the window's reads: HDQ_BASE, the HDQ_LOG2 field of SIZES, HDQ_HEAD
+  // the window's reads: HDQ_BASE, the HDQ_LOG2 field of SIZES, HDQ_HEAD, HDQ_TAIL
   logic [4:0]  w_lg;
-  logic [31:0] w_head;
+  logic [31:0] w_head, w_tail;
   always_comb begin
-    w_lg = '0; w_head = '0;
+    w_lg = '0; w_head = '0; w_tail = '0;
     for (int v = 0; v < NumVp; v++) begin
       if (win_i.vp == 5'(v)) begin
         w_lg   = log2_all[v*5 +: 5];
         w_head = head_o[v*32 +: 32];
+        w_tail = tail_all[v*32 +: 32];
       end
     end
     win_rdata_o = '0;
@@ -193,6 +194,7 @@ module nic_hdq #(
       if (win_i.vpc && 18'(win_i.off) == nic_formats_pkg::NIC_VPC_SIZES_OFFSET)
         win_rdata_o = 64'(w_lg) << nic_formats_pkg::NIC_VPC_SIZES_HDQ_LOG2_LSB;
       if (!win_i.vpc && 18'(win_i.off) == nic_formats_pkg::NIC_VP_HDQ_HEAD_OFFSET) win_rdata_o = 64'(w_head);
+      if (!win_i.vpc && 18'(win_i.off) == nic_formats_pkg::NIC_VP_HDQ_TAIL_OFFSET) win_rdata_o = 64'(w_tail);
     end
   end
 

@@ -32,8 +32,10 @@
 // Link           : an answer or READ_DATA (VC1) whose MSG_ID is of an older link epoch than
 //                  epoch_i is dropped whole, unreported: its message completed with LINK_DOWN
 //                  when the link went down (nic_cmpl). While the link is not up (link_up_i) a
-//                  held beat (SHold) is closed at once (and stays closing until engine 2 takes
-//                  it): the message's next packet may never come.
+//                  held beat (SHold) shown without a continuing flit is closed at once (and
+//                  stays closing until engine 2 takes it): the message's next packet may never
+//                  come. A held beat's decision (continue or close) is made when it is first
+//                  shown and kept until engine 2 takes it; a continuing packet is then written.
 // One message per VC is in progress at a time (on VC0 the sender keeps a message's packets
 // together; on VC1 only answers, which touch no message state, come between a read's packets; on
 // the router network a table per source replaces m_* here). Writes: one engine 2 transaction per
@@ -270,7 +272,7 @@ module nic_rx #(
         end
       end
       SHold: begin
-        wr_valid_o = cin_valid || kill_m || cut;  // the fence, or the link down, closes it at once
+        wr_valid_o = cin_valid || kill_m || cut || hs_q;  // the fence, or the link down, closes it at once
         wr_addr_o  = hb_addr_q;
         wr_len_o   = hb_len_q;
         wr_data_o  = hb_data_q;
@@ -312,9 +314,25 @@ module nic_rx #(
   end
   // an answer to a message of an older epoch (VC1 carries only answers to this node's messages)
   assign stale = Vc == 1 && typ_ok && 2'(h.msg_id >> MsgW) != epoch_i;
-  assign cont = state_q == SHold && !kill_m && !stale && typ_ok && h.dst_node == node_id_i && !h.first
-                && h.ptype == ((Vc == 0) ? nic_formats_pkg::NIC_PKT_TYPE_WRITE : nic_formats_pkg::NIC_PKT_TYPE_READ_DATA)
-                && !(h.last && h.aux[7:0] != nic_formats_pkg::NIC_STATUS_OK);
+  // The held beat's last bit is decided when it is first shown and kept until engine 2 takes it
+  // (a shown beat never changes): a fence, the link going down or a new epoch after that leave a
+  // continuing beat continuing, and its packet is written (its data came before the link went
+  // down; the fence lets a packet under way finish). Shown with no flit (the fence, the link
+  // down), it closes the transaction.
+  logic hs_q, hs_cont_q, cont_now;
+  assign cont_now = cin_valid && !kill_m && !stale && !cut && typ_ok && h.dst_node == node_id_i && !h.first
+                    && h.ptype == ((Vc == 0) ? nic_formats_pkg::NIC_PKT_TYPE_WRITE : nic_formats_pkg::NIC_PKT_TYPE_READ_DATA)
+                    && !(h.last && h.aux[7:0] != nic_formats_pkg::NIC_STATUS_OK);
+  assign cont = state_q == SHold && (hs_q ? hs_cont_q : cont_now);
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      hs_q      <= 1'b0;
+      hs_cont_q <= 1'b0;
+    end else begin
+      hs_q      <= state_q == SHold && wr_valid_o && !wr_ready_i;
+      hs_cont_q <= cont;
+    end
+  end
   assign take_head = cin_valid && cin_ready && (state_q == SHead || cont);
   assign hold = state_q == SData && m_ok_q && f_any && f_lastw && cin_last && !h_q.last
                 && !h_q.phys && blk_v[11:7] != 5'h1F;
@@ -405,7 +423,8 @@ module nic_rx #(
                   && (state_q == SEvXl || state_q == SEvData);
   // the message is failed at once, except in the middle of a packet's writes (SData: its beats
   // go out with the translation they started with; the next packet finds the message failed)
-  assign kill_now = kill_m && state_q != SData && !(take_head && h.first);  // not a new message's head
+  // (nor a continuing packet's head taken with the held beat: its packet is written, as in SData)
+  assign kill_now = kill_m && state_q != SData && !(take_head && (h.first || state_q == SHold));  // not a new message's head
   assign inv_hold_o = (kill_m && (c_ok_q || n_ok_q || n_pend_q || state_q == SHold
                                   || ((state_q == SCheck || state_q == SXlate) && !h_q.phys)
                                   || (state_q == SData && m_ok_q)))
@@ -466,7 +485,7 @@ module nic_rx #(
         flit_q <= 3'd1;
         ans_q  <= 1'b0;
         ans_ev_q <= 1'b0;
-        if (stale) begin
+        if (stale && state_q == SHead) begin
           state_q <= SDrop;  // its message completed when the link went down
         end else if (!typ_ok || h.dst_node != node_id_i) begin
           // another node's message (on the back-to-back link no one else can take it): answered
@@ -586,7 +605,7 @@ module nic_rx #(
             end
           end
         end
-        SHold: if ((cin_valid || kill_m || cut) && wr_ready_i && !cont) state_q <= SHead;
+        SHold: if (wr_valid_o && wr_ready_i && !cont) state_q <= SHead;
         SAck:  if (ack_ready_i) state_q <= SHead;
         SDone: if (done_ready_i) state_q <= SHead;
         default: state_q <= SHead;
@@ -620,4 +639,24 @@ module nic_rx #(
       mp_refuse = 1'b1; mp_refuse_code = nic_formats_pkg::NIC_STATUS_MPQ_FULL;
     end
   end
+`ifndef SYNTHESIS
+  // a write beat shown to engine 2 stays shown, unchanged, until it is taken
+  logic            sh_q;
+  logic [47:0]     sh_addr_q;
+  logic [5:0]      sh_len_q;
+  logic            sh_last_q;
+  logic [255:0]    sh_data_q;
+  always_ff @(posedge clk_i) begin
+    sh_q      <= rst_ni && wr_valid_o && !wr_ready_i;
+    sh_addr_q <= wr_addr_o;
+    sh_len_q  <= wr_len_o;
+    sh_last_q <= wr_last_o;
+    sh_data_q <= wr_data_o;
+    if (rst_ni && sh_q) begin
+      a_wr_stable: assert (wr_valid_o && wr_addr_o == sh_addr_q && wr_len_o == sh_len_q && wr_last_o == sh_last_q
+                           && wr_data_o == sh_data_q)
+        else $error("nic_rx (VC%0d): a write beat changed before engine 2 took it", Vc);
+    end
+  end
+`endif
 endmodule

@@ -10,8 +10,8 @@
 //     its cycle; the owners' registers (the CQ, MPQ and host-DQ rings' heads, tails, bases and
 //     SIZES) read what the window answered;
 //   - a DQ-window write is a PIO word (pio_*); a dropped one (pio_drop_i) is reported DQ_OVERFLOW
-//     to the VP's error word; an HDQ_TAIL write rings the doorbell (tail_*); HDQ_TAIL reads 0 (no
-//     unit answers it: the map says rw);
+//     to the VP's error word; an HDQ_TAIL write rings the doorbell (tail_*); its read is the host-DQ
+//     fetcher's (the window);
 //   - VP.ERR: nic_vp_err_ref.hpp (reporters 0 and 1, then the DQ overflow; queues of 4); a write
 //     clears it; each report applied raises IRQ_CAUSE.ERR of its VP;
 //   - IRQ_CAUSE: CQ and MPQ from the pulses, ERR; W1C: a write clears the bits written 1 that were
@@ -80,7 +80,8 @@ class RegsRef {
   static bool owner_reg(const Dec& d) {
     if (d.user)
       return d.off == nrf::VP_CQ_HEAD_OFFSET || d.off == nrf::VP_CQ_TAIL_OFFSET || d.off == nrf::VP_MPQ_HEAD_OFFSET ||
-             d.off == nrf::VP_MPQ_TAIL_OFFSET || d.off == nrf::VP_HDQ_HEAD_OFFSET;
+             d.off == nrf::VP_MPQ_TAIL_OFFSET || d.off == nrf::VP_HDQ_HEAD_OFFSET ||
+             d.off == nrf::VP_HDQ_TAIL_OFFSET;
     return d.vpc && (d.off == nrf::VPC_CQ_BASE_OFFSET || d.off == nrf::VPC_MPQ_BASE_OFFSET ||
                      d.off == nrf::VPC_HDQ_BASE_OFFSET || d.off == nrf::VPC_SIZES_OFFSET);
   }

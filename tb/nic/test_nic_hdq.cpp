@@ -79,6 +79,7 @@ struct HdqTb {
   unsigned prod_pct = 30, bell_pct = 40, fw_ready_pct = 70, drain_pct = 30, refill_pct = 2;
   std::uint64_t requests = 0, wraps = 0, cuts4k = 0, room_cut = 0, max_cut = 0, words_out = 0,
                 ignored_bells = 0, unsized = 0;
+  bool win_held = false;  // the test drives the register window itself (else a random read a cycle)
 
   HdqTb(HdqParams p_, std::uint64_t seed, const std::vector<unsigned>& log2s)
       : p(p_), rng(seed), cw(p_.cnt_w()), sw(p_.num_vp), dq(p_.num_vp, 0), max_req(p_.max_req_bytes / 8) {
@@ -140,6 +141,16 @@ struct HdqTb {
     m.tail_vp_i = static_cast<std::uint8_t>(bell ? bvp : rnd(32));
     m.tail_i = bell ? bval : static_cast<std::uint32_t>(rng());
     for (unsigned v = 0; v < n; ++v) put_bits(m.words_i, v * cw, cw, dq[v]);
+    // software reads one of a VP's ring registers through the window (answered this cycle)
+    namespace nf = hpcnet::nic_formats;
+    const unsigned wvp = rnd(n), wreg = rnd(4);
+    const bool wvpc = wreg >= 2;
+    const unsigned woff = wreg == 0 ? nf::VP_HDQ_HEAD_OFFSET : wreg == 1 ? nf::VP_HDQ_TAIL_OFFSET
+                          : wreg == 2 ? nf::VPC_HDQ_BASE_OFFSET : nf::VPC_SIZES_OFFSET;
+    const SwVp& wx = sw[wvp];
+    const std::uint64_t wexp = wreg == 0 ? (wx.fetched & wx.mask()) : wreg == 1 ? wx.tail_reg
+                               : wreg == 2 ? wx.base : nf::VPC_SIZES_HDQ_LOG2.put(wx.log2);
+    if (!win_held) nic_tb::win_drive(m.win_i, true, false, wvpc, wvp, woff, rng());
     dma.step(now());
     dma.drive(m);
     h.eval();
@@ -149,6 +160,10 @@ struct HdqTb {
     h.eval();
     INFO("cycle " << now());
 
+    if (!win_held) {
+      INFO("window read of VP " << wvp << " offset " << woff << (wvpc ? " (VPC)" : ""));
+      REQUIRE(m.win_rdata_o == wexp);
+    }
     // ---- head_o
     for (unsigned v = 0; v < n; ++v) {
       INFO("VP " << v);
@@ -369,9 +384,10 @@ TEST_CASE("nic_hdq: a doorbell gives a request three cycles later", "[nic_hdq]")
   SwVp& x = tb.sw[9];
   x.base = 0x900000000ull;  // (no 4 KB boundary near: one request)
   // the driver moves the (idle) ring: a VPC.HDQ_BASE write through the window, one cycle
+  tb.win_held = true;
   nic_tb::win_drive(tb.m.win_i, true, true, true, 9, hpcnet::nic_formats::VPC_HDQ_BASE_OFFSET, x.base);
   tb.cycle();
-  nic_tb::win_drive(tb.m.win_i, false, false, false, 0, 0, 0);
+  tb.win_held = false;
   for (unsigned i = 0; i < 3; ++i) x.produce(tb.dma.mem, tb.rng());
   tb.force_bell = true;
   tb.force_vp = 9;
