@@ -51,7 +51,8 @@ module nic_rx #(
   parameter int NumVp = 32,
   parameter int Vc    = 0,
   parameter int MsgW  = 6,    // MSG_ID bits the senders use (their message tables: 2^MsgW)
-  parameter int Ahead = 6     // packets queued in front, their FIRST checks asked ahead (0: none)
+  parameter int Ahead = 6,    // packets queued in front, their FIRST checks asked ahead (0: none)
+  parameter bit AheadAll = 1'b0  // every message checked ahead (1), or only those of one packet (0)
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -179,7 +180,7 @@ module nic_rx #(
   logic [7:0]   ak_status;
   logic [35:0]  ak_ppn;
   if (Ahead > 0) begin : g_ahead
-    nic_rx_ahead #(.NumVp(NumVp), .Vc(Vc), .MsgW(MsgW), .Pkts(Ahead)) u_ahead (
+    nic_rx_ahead #(.NumVp(NumVp), .Vc(Vc), .MsgW(MsgW), .Pkts(Ahead), .All(AheadAll)) u_ahead (
       .clk_i, .rst_ni, .node_id_i, .vp_en_i, .vp_phys_ok_i, .epoch_i, .inv_active_i, .hold_o(ak_hold),
       .in_valid_i, .in_ready_o, .in_data_i, .in_last_i,
       .q_valid_o(cin_valid), .q_ready_i(cin_ready), .q_data_o(cin_data), .q_last_o(cin_last), .q_ahead_o(cin_ahead),

@@ -8,7 +8,8 @@
 //               added), a flit it does not take is queued. in_ready_o: the receiver takes the
 //               flit, or the queue has room.
 //   Ahead     : a head flit queued (not passed straight through) that is a FIRST WRITE (Vc 0) or
-//               READ_DATA (Vc 1) for this node, of an enabled VP, not a failed LAST (AUX STATUS),
+//               READ_DATA (Vc 1) for this node (with All = 0 only a message of one packet: FIRST
+//               and LAST; longer messages then keep their timing), of an enabled VP, not a failed LAST (AUX STATUS),
 //               not of an older epoch (Vc 1), is marked (q_ahead_o) and its lookup queued (a
 //               cmn_fifo of Live requests) when fewer than Live checks asked ahead are in use
 //               (requests, lookups, answers, answers to drop); otherwise it goes unmarked and the
@@ -29,13 +30,14 @@
 //               table; their answers are treated as stale too (rare: a re-check).
 //   Link down : nothing special: the queued packets drain into the receiver as the link
 //               layer's buffered ones do.
-// Parameters: NumVp, Vc, MsgW as nic_rx; Pkts (>= 1): packets queued; Live (derived): checks
-//   ahead in use at most.
+// Parameters: NumVp, Vc, MsgW as nic_rx; Pkts (>= 1): packets queued; All: check every message
+//   ahead (1) or only those of one packet (0); Live (derived): checks ahead in use at most.
 module nic_rx_ahead #(
   parameter int  NumVp = 32,
   parameter int  Vc    = 0,
   parameter int  MsgW  = 6,
   parameter int  Pkts  = 6,
+  parameter bit  All   = 1'b0,                    // every FIRST packet, not only one-packet messages
   localparam int Live  = Pkts + 1,               // derived, do not override
   localparam int LW    = $clog2(Live + 1)         // derived, do not override
 ) (
@@ -103,7 +105,7 @@ module nic_rx_ahead #(
   logic [LW-1:0] live_q;    // checks ahead in use: marked heads whose answer is not yet taken
   assign fh   = in_data_i;
   assign byp  = !f_valid && q_ready_i;
-  assign want = in_head_q && fh.first && fh.dst_node == node_id_i
+  assign want = in_head_q && fh.first && (All || fh.last) && fh.dst_node == node_id_i
                 && fh.ptype == ((Vc == 0) ? nic_formats_pkg::NIC_PKT_TYPE_WRITE : nic_formats_pkg::NIC_PKT_TYPE_READ_DATA)
                 && 32'(fh.dst_vp) < NumVp && vp_en_i[fh.dst_vp]
                 && !(fh.last && fh.aux[7:0] != nic_formats_pkg::NIC_STATUS_OK)
