@@ -1,7 +1,8 @@
 // nic_exec: descriptor execution (docs/nic.md section 4). Takes one descriptor at a time from
 // the DQs (nic_dq picks the VP round-robin among those vp_ok_o lets start), and
-//   checks it: NWORDS against the type and flags, lengths, DST_VP, PHYS only with PHYS_OK, event
-//              addresses 16-byte aligned, the local event address and an RDMA read's local
+//   checks it: its fields (nic_desc_check: NWORDS against the type and flags, lengths, DST_VP,
+//              PHYS only with PHYS_OK, event addresses 16-byte aligned), then the local event
+//              address and an RDMA read's local
 //              destination through the ATT (write right, whole range): a failure completes the
 //              descriptor with an error (cmpl), nothing is sent;
 //   records it in the completion unit's message table (MSG_ID) and dispatches it:
@@ -123,43 +124,19 @@ module nic_exec #(
   logic [7:0]  new_id;      // the MSG_ID a message started now gets
   assign new_id = 8'(free_id_i) | (8'(epoch_i) << MsgW);
 
-  // ---------------------------------------------------------------- decode
+  // ---------------------------------------------------------------- decode and check
   /* verilator lint_off UNUSEDSIGNAL */  // reserved and decoded-elsewhere fields
   nic_formats_pkg::desc_ctrl_t c;
-  logic [31:0] rlen;
-  logic [63:0] wl, wr;           // RDMA: local and remote address; IMM: remote
-  logic [4:0]  lev_at, rev_at, dat_at, need;
-  logic [7:0]  vstat;
-  logic [63:0] levw, revw;
+  logic [31:0]  rlen;
+  logic [63:0]  wl, wr;           // RDMA: local and remote address; IMM: remote
+  logic [4:0]   dat_at;
+  logic [7:0]   vstat;
+  logic [63:0]  levw, revw;
   logic [127:0] levd, revd;
-  always_comb begin
-    c      = (w_q[63:0]);
-    rlen   = w_q[64 +: 32];
-    wl     = w_q[2*64 +: 64];
-    wr     = (c.type_ == nic_formats_pkg::NIC_DESC_TYPE_IMM_WRITE) ? w_q[64 +: 64] : w_q[3*64 +: 64];
-    lev_at = (c.type_ == nic_formats_pkg::NIC_DESC_TYPE_IMM_WRITE) ? 5'd2 : (c.type_ == nic_formats_pkg::NIC_DESC_TYPE_MP_SEND) ? 5'd1 : 5'd4;
-    rev_at = lev_at + (c.lev ? 5'd3 : 5'd0);
-    dat_at = rev_at + (c.rev ? 5'd3 : 5'd0);
-    // data words: ceil(len / 8); a mini-packet has at least one (a descriptor is 2 words or more)
-    need   = (c.type_ == nic_formats_pkg::NIC_DESC_TYPE_IMM_WRITE) ? dat_at + 5'((32'(c.short_len) + 7) / 8)
-           : (c.type_ == nic_formats_pkg::NIC_DESC_TYPE_MP_SEND) ? dat_at + ((c.short_len == 0) ? 5'd1 : 5'((32'(c.short_len) + 7) / 8))
-           : dat_at;
-    levw   = w_q[32'(lev_at)*64 +: 64];
-    levd   = w_q[(32'(lev_at) + 1)*64 +: 128];
-    revw   = w_q[32'(rev_at)*64 +: 64];
-    revd   = w_q[(32'(rev_at) + 1)*64 +: 128];
-    vstat  = nic_formats_pkg::NIC_STATUS_OK;
-    if (bad_q)                                                    vstat = nic_formats_pkg::NIC_STATUS_BAD_NWORDS;
-    else if (c.type_ == nic_formats_pkg::NIC_DESC_TYPE_INVALID || c.type_ > nic_formats_pkg::NIC_DESC_TYPE_MP_SEND) vstat = nic_formats_pkg::NIC_STATUS_BAD_TYPE;
-    else if (c.rev && (c.type_ == nic_formats_pkg::NIC_DESC_TYPE_RDMA_READ || c.type_ == nic_formats_pkg::NIC_DESC_TYPE_MP_SEND)) vstat = nic_formats_pkg::NIC_STATUS_BAD_FLAGS;
-    else if (c.nwords != need)                                    vstat = nic_formats_pkg::NIC_STATUS_BAD_NWORDS;
-    else if ((c.type_ == nic_formats_pkg::NIC_DESC_TYPE_RDMA_WRITE || c.type_ == nic_formats_pkg::NIC_DESC_TYPE_RDMA_READ) && rlen == 0) vstat = nic_formats_pkg::NIC_STATUS_BAD_LEN;
-    else if (c.type_ == nic_formats_pkg::NIC_DESC_TYPE_IMM_WRITE && (c.short_len == 0 || c.short_len > 8'd128)) vstat = nic_formats_pkg::NIC_STATUS_BAD_LEN;
-    else if (c.type_ == nic_formats_pkg::NIC_DESC_TYPE_MP_SEND && c.short_len > 8'd120) vstat = nic_formats_pkg::NIC_STATUS_BAD_LEN;
-    else if (32'(c.dst_vp) >= NumVp)                              vstat = nic_formats_pkg::NIC_STATUS_BAD_VP;
-    else if (c.phys && !vp_phys_ok_i[vp_q])                       vstat = nic_formats_pkg::NIC_STATUS_PHYS_DENIED;
-    else if ((c.lev && levw[3:0] != '0) || (c.rev && revw[3:0] != '0)) vstat = nic_formats_pkg::NIC_STATUS_EV_ALIGN;
-  end
+  nic_desc_check #(.NumVp(NumVp), .MaxWords(MaxWords)) u_check (
+    .words_i(w_q), .bad_i(bad_q), .phys_ok_i(vp_phys_ok_i[vp_q]),
+    .ctrl_o(c), .len_o(rlen), .local_o(wl), .remote_o(wr), .lev_addr_o(levw), .lev_data_o(levd),
+    .rev_addr_o(revw), .rev_data_o(revd), .dat_at_o(dat_at), .status_o(vstat));
 
   // ---------------------------------------------------------------- which VPs may start
   nic_formats_pkg::desc_ctrl_t  hc;

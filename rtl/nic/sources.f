@@ -9,6 +9,7 @@ rtl/nic/nic_regs.sv
 rtl/nic/nic_rx_ahead.sv
 rtl/nic/nic_rx.sv
 rtl/nic/nic_cmpl.sv
+rtl/nic/nic_desc_check.sv
 rtl/nic/nic_exec.sv
 rtl/nic/nic_epoch_drop.sv
 rtl/nic/nic_ackgen.sv

@@ -42,6 +42,7 @@ struct CmplRec {
   bool lev_phys = false, lev = false, intr = false, cq_ok = false;
   std::uint32_t len = 0;
   unsigned dst_node = 0, typ = 0, tag = 0, vp = 0;
+  bool operator==(const CmplRec&) const = default;
 };
 
 template <class W>

@@ -1,0 +1,245 @@
+// nic_rx_ref.hpp: what the receive path of one VC must do with each packet (docs/nic.md section 7,
+// the packet stream of section 3, the link epochs of section 8), for the module test
+// test_nic_rx.cpp. Written from the documentation, not from rtl/nic/nic_rx.sv. A packet is
+// judged when its head is taken:
+//   - VC1 only: an answer or READ_DATA whose MSG_ID is of another epoch than this node's: dropped
+//     whole, nothing reported;
+//   - a type the VC does not carry, or another node's packet: reported (RX_ERR word: MALFORMED,
+//     PTYPE, SRC_NODE) and dropped; on VC0 the end of such a message (its LAST packet, an EVENT;
+//     not a WRITE with REV, whose EVENT ends it) is answered NACK BAD_NODE;
+//   - WRITE / READ_DATA: the FIRST packet checks the whole range [ADDR, ADDR + MSG_LEN) through
+//     the ATT (DST_VP must exist and be enabled: else BAD_VP); each packet of a message that passed
+//     writes its valid bytes at their translated addresses; a LAST packet with AUX STATUS not OK
+//     fails the message and writes nothing (READ_DATA: the status with bit 7). The LAST packet of
+//     a WRITE is answered (ACK, or NACK with the status), of a WRITE with REV its outcome kept by
+//     MSG_ID for the EVENT, of a READ_DATA reported to the completion unit (done);
+//   - EVENT: the message failed: NACK with its status; else the event address checked (16 bytes):
+//     failed: NACK with the status and the EVENT bit; else its 16 bytes written, ACK;
+//   - READ_REQ: to engine 1 (the head as it came) when DST_VP exists and is enabled, else NACK
+//     BAD_VP;
+//   - MP: DST_VP exists, is enabled and has an MPQ (else NACK BAD_VP), the MPQ has room (else
+//     NACK MPQ_FULL): the 128-byte entry at MPQ_BASE + 128 * (tail mod size): the mp_head word
+//     (SRC_NODE, SRC_VP, LEN, TAG = AUX bits 16..31, PHASE 1 on the ring's first pass), payload
+//     bytes 8..127; the tail moves on, the VP's MPQ interrupt pulses, ACK;
+//   - ACK / NACK: reported (done: status OK, or AUX STATUS with bit 7; EVENT bit from AUX).
+// Every answer names the packet's SRC_NODE, SRC_VP, DST_VP (as this node's VP) and MSG_ID.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <unordered_map>
+#include <vector>
+
+#include "hpcnet/nic_formats.hpp"
+
+namespace nic_tb {
+
+namespace nrf = hpcnet::nic_formats;
+
+inline constexpr unsigned rx_st(nrf::Status s) { return static_cast<unsigned>(s); }
+
+// The regions behind the translation client: key k (1..4) belongs to VP k-1, covers kRxRegion
+// bytes from k << 36, write right on all but key 4; virtual page v of key k is physical page
+// (k << 24) | (v * 40503 mod 2^24) (one-to-one, scattered).
+struct RxAtt {
+  static constexpr std::uint64_t kRegion = std::uint64_t{64} << 20;
+  static constexpr unsigned kKeys = 5;
+  struct Ans {
+    unsigned status = 0;
+    std::uint64_t paddr = 0;
+  };
+  static std::uint64_t base(unsigned key) { return std::uint64_t{key} << 36; }
+  static std::uint64_t pa(unsigned key, std::uint64_t a) {
+    const std::uint64_t vpn = (a - base(key)) >> 12;
+    return ((std::uint64_t{key} << 24 | ((vpn * 40503u) & 0xFFFFFF)) << 12) | (a & 4095);
+  }
+  static Ans lookup(unsigned vp, std::uint64_t vaddr, std::uint64_t len, bool phys, bool phys_ok) {
+    using S = nrf::Status;
+    const std::uint64_t a = vaddr & 0xFFFF'FFFF'FFFFull;
+    const unsigned key = static_cast<unsigned>(vaddr >> 48);
+    if (phys) return phys_ok ? Ans{0, a} : Ans{rx_st(S::PHYS_DENIED), 0};
+    if (key == 0 || key >= kKeys) return {rx_st(S::BAD_KEY), 0};
+    if (vp != key - 1) return {rx_st(S::NOT_OWNER), 0};
+    if (a < base(key) || a + len > base(key) + kRegion) return {rx_st(S::RANGE), 0};
+    if (key == 4) return {rx_st(S::PERM), 0};
+    return {0, pa(key, a)};
+  }
+};
+
+using RxPkt = std::array<std::uint64_t, 20>;  // 5 flits of 4 words
+
+struct RxAns {  // ack_* (VC0) or done_* (VC1)
+  unsigned node = 0, vp = 0, src_vp = 0, msg_id = 0, status = 0;
+  bool event = false;
+  bool operator==(const RxAns&) const = default;
+};
+
+struct RxCtx {  // the inputs a packet is judged with (those of the cycle its head is taken)
+  unsigned node = 0, epoch = 0, en = 0, phys_ok = 0;
+};
+
+template <unsigned NumVp, unsigned MsgW>
+class RxRef {
+ public:
+  struct Mpq {
+    std::uint64_t base = 0;
+    unsigned log2 = 0;
+    std::uint32_t head = 0, tail = 0;
+  };
+  struct Byte {
+    std::uint8_t v = 0;
+    unsigned n = 0;  // times it is written
+  };
+  struct Expect {
+    RxAns a;
+    std::uint64_t bytes = 0;  // bytes written before the answer may leave
+  };
+
+  bool vc1 = false;
+  std::array<Mpq, NumVp> mpq{};
+  std::unordered_map<std::uint64_t, Byte> mem;  // every byte to be written, by physical address
+  std::uint64_t bytes = 0;                      // writes of bytes expected so far
+  std::deque<Expect> answers;
+  std::deque<std::uint64_t> errs;
+  std::array<unsigned, NumVp> irqs{};
+  // coverage
+  std::uint64_t n_stale = 0, n_bad = 0, n_msgs_ok = 0, n_msgs_failed = 0, n_aux_fail = 0, n_events_ok = 0, n_events_bad = 0,
+                n_mp = 0, n_mp_refused = 0, n_jobs = 0, n_answers_in = 0;
+
+  static nrf::PktHead head(const RxPkt& p) { return nrf::PktHead::unpack({p[0], p[1], p[2], p[3]}); }
+  static std::uint8_t pay(const RxPkt& p, unsigned i) { return static_cast<std::uint8_t>(p[4 + i / 8] >> (8 * (i % 8))); }
+  bool typ_ok(nrf::PktType t) const {
+    using T = nrf::PktType;
+    return vc1 ? (t == T::READ_DATA || t == T::ACK || t == T::NACK) : (t == T::WRITE || t == T::READ_REQ || t == T::MP || t == T::EVENT);
+  }
+  static bool vp_ok(unsigned vp, const RxCtx& c) { return vp < NumVp && ((c.en >> vp) & 1); }
+  bool stale(const nrf::PktHead& h, const RxCtx& c) const { return vc1 && typ_ok(h.ptype) && ((h.msg_id >> MsgW) & 3) != c.epoch; }
+  // engine 1 must get this head (shown at the head of the stream)
+  bool job(const nrf::PktHead& h, const RxCtx& c) const {
+    return !vc1 && h.ptype == nrf::PktType::READ_REQ && h.dst_node == c.node && vp_ok(h.dst_vp, c);
+  }
+
+  void packet(const RxPkt& p, const RxCtx& c) {
+    using T = nrf::PktType;
+    using S = nrf::Status;
+    const nrf::PktHead h = head(p);
+    if (stale(h, c)) {
+      ++n_stale;
+      return;
+    }
+    if (!typ_ok(h.ptype) || h.dst_node != c.node) {
+      ++n_bad;
+      errs.push_back(nrf::RX_ERR_CODE.put(rx_st(S::MALFORMED)) | nrf::RX_ERR_PTYPE.put(static_cast<unsigned>(h.ptype)) |
+                     nrf::RX_ERR_SRC_NODE.put(h.src_node));
+      if (typ_ok(h.ptype) && !vc1 && h.last && !(h.ptype == T::WRITE && h.rev)) answer(h, rx_st(S::BAD_NODE), false);
+      return;
+    }
+    switch (h.ptype) {
+      case T::WRITE:
+      case T::READ_DATA: data(p, h, c); break;
+      case T::EVENT: event(p, h, c); break;
+      case T::READ_REQ:
+        if (job(h, c)) ++n_jobs;
+        else answer(h, rx_st(S::BAD_VP), false);
+        break;
+      case T::MP: mp(p, h, c); break;
+      default:  // ACK, NACK
+        ++n_answers_in;
+        answer(h, h.ptype == T::ACK ? 0 : static_cast<unsigned>((h.aux & 0xFF) | 0x80),
+               h.ptype == T::NACK && nrf::ACK_AUX_EVENT.get(h.aux));
+        break;
+    }
+  }
+
+ private:
+  void write(std::uint64_t pa, std::uint8_t v) {
+    Byte& b = mem[pa];
+    b.v = v;
+    ++b.n;
+    ++bytes;
+  }
+  void answer(const nrf::PktHead& h, unsigned st, bool ev) {
+    answers.push_back(Expect{RxAns{h.src_node, h.src_vp, h.dst_vp, h.msg_id, st, ev}, bytes});
+  }
+  void data(const RxPkt& p, const nrf::PktHead& h, const RxCtx& c) {
+    using S = nrf::Status;
+    if (h.first) {
+      m_ = Msg{};
+      m_.key = h.addr.key;
+      m_.vp = h.dst_vp;
+      m_.phys = h.phys;
+      if (!vp_ok(h.dst_vp, c)) {
+        m_.status = rx_st(S::BAD_VP);
+      } else {
+        m_.status = RxAtt::lookup(h.dst_vp, (std::uint64_t{h.addr.key} << 48) | h.addr.addr, h.msg_len, h.phys,
+                                  (c.phys_ok >> h.dst_vp) & 1).status;
+      }
+    }
+    if (h.last && (h.aux & 0xFF) != 0 && m_.status == 0) {
+      m_.status = static_cast<unsigned>(h.aux & 0xFF) | (h.ptype == nrf::PktType::READ_DATA ? 0x80 : 0);
+      ++n_aux_fail;
+    }
+    if (m_.status == 0) {
+      const std::uint64_t blk = h.addr.addr & ~std::uint64_t{127};
+      for (unsigned i = h.addr.addr & 127; i < (h.addr.addr & 127) + h.len; ++i)
+        write(m_.phys ? blk + i : RxAtt::pa(m_.key, blk + i), pay(p, i));
+    }
+    if (!h.last) return;
+    m_.status == 0 ? ++n_msgs_ok : ++n_msgs_failed;
+    if (h.ptype == nrf::PktType::READ_DATA || !h.rev) answer(h, m_.status, false);
+    else rev_[h.msg_id & ((1u << MsgW) - 1)] = m_.status;
+  }
+  void event(const RxPkt& p, const nrf::PktHead& h, const RxCtx& c) {
+    const unsigned st = rev_[h.msg_id & ((1u << MsgW) - 1)];
+    if (st != 0) {
+      answer(h, st, false);
+      return;
+    }
+    const std::uint64_t va = (std::uint64_t{h.addr.key} << 48) | h.addr.addr;
+    const RxAtt::Ans a = RxAtt::lookup(h.dst_vp, va, 16, h.phys, h.dst_vp < NumVp && ((c.phys_ok >> h.dst_vp) & 1));
+    if (a.status != 0) {
+      ++n_events_bad;
+      answer(h, a.status, true);
+      return;
+    }
+    ++n_events_ok;
+    for (unsigned i = 0; i < 16; ++i) write(a.paddr + i, pay(p, i));
+    answer(h, 0, false);
+  }
+  void mp(const RxPkt& p, const nrf::PktHead& h, const RxCtx& c) {
+    using S = nrf::Status;
+    if (!vp_ok(h.dst_vp, c) || mpq[h.dst_vp].log2 == 0) {
+      ++n_mp_refused;
+      answer(h, rx_st(S::BAD_VP), false);
+      return;
+    }
+    Mpq& q = mpq[h.dst_vp];
+    if (q.tail - q.head >= (1u << q.log2)) {
+      ++n_mp_refused;
+      answer(h, rx_st(S::MPQ_FULL), false);
+      return;
+    }
+    nrf::MpHead mh;
+    mh.src_node = h.src_node;
+    mh.src_vp = h.src_vp;
+    mh.len = h.len;
+    mh.tag = static_cast<std::uint32_t>(h.aux >> 16) & 0xFFFF;
+    mh.phase = ((q.tail >> q.log2) & 1) == 0;
+    const std::uint64_t at = q.base + 128ull * (q.tail & ((1u << q.log2) - 1)), w0 = mh.pack()[0];
+    for (unsigned i = 0; i < 128; ++i) write(at + i, i < 8 ? static_cast<std::uint8_t>(w0 >> (8 * i)) : pay(p, i));
+    ++q.tail;
+    ++irqs[h.dst_vp];
+    ++n_mp;
+    answer(h, 0, false);
+  }
+
+  struct Msg {
+    unsigned key = 0, vp = 0, status = 0;
+    bool phys = false;
+  };
+  Msg m_;
+  std::array<unsigned, (1u << MsgW)> rev_{};  // the outcome of each REV message, by MSG_ID (OK until written)
+};
+
+}  // namespace nic_tb
