@@ -256,7 +256,7 @@ void add_nic_commands(Registry& reg) {
             ->default_str("imm,mp,write (--quick imm,mp)");
         add_list(app, "--rate-submit", o.rate_submit,
                  "rate: pio-wc, pio, dma (the library, a call per message) or pio-wc-packed, pio-packed, dma-packed "
-                 "(descriptors written back to back by rdma_post_raw, 24 words a call)")
+                 "(the same calls with RDMA_F_MORE: the library submits up to 24 words of descriptors at a time)")
             ->check(CLI::IsMember({"pio-wc", "pio", "dma", "pio-wc-packed", "pio-packed", "dma-packed"}))
             ->default_str("pio-wc,pio-wc-packed");
         app.add_option("--rate-msgs", o.rate_msgs, "rate: messages per VP (--quick 16)")->check(CLI::Range(1u, 4096u));

@@ -27,7 +27,6 @@ namespace rnf = nic_formats;
 
 constexpr unsigned kRateMaxOut = 16;      // outstanding descriptors per VP (nic_exec MaxOut)
 constexpr unsigned kRateMsgSlots = 64;    // the completion unit's message table (nic_exec MsgW 6)
-constexpr unsigned kRatePackWords = 24;   // packed submission: words per rdma_post_raw call (3 WC lines)
 constexpr unsigned kRateFlitsPerPkt = 5;  // a link packet
 constexpr unsigned kRateEng0Jobs = 4;     // jobs engine 0 queues (nic_rdeng), one DMA read each at 8 B
 constexpr unsigned kRateFetches = 1;      // reads the host-DQ fetcher keeps in flight (nic_hdq)
@@ -45,9 +44,9 @@ const char* rate_kind_label(RateKind k) {
   return k == RateKind::imm ? "IMM_WRITE" : k == RateKind::mp ? "MP_SEND" : "RDMA_WRITE";
 }
 
-// A submission mode of the scenario: the library's (one call per message) or packed (descriptors
-// built here and written by rdma_post_raw, kRatePackWords words a call, so they share WC lines or
-// one doorbell).
+// A submission mode of the scenario: the library's, one call per message, each submitted at once, or
+// packed: the same calls with RDMA_F_MORE (the last without), so that the library submits up to
+// RDMA_MORE_WORDS words at a time: descriptors share WC lines or one doorbell.
 struct RateSubmit {
   int mode = RDMA_SUBMIT_PIO_WC;
   bool packed = false;
@@ -56,46 +55,6 @@ struct RateSubmit {
 RateSubmit rate_submit(const std::string& s) {
   const bool packed = s.size() > 7 && s.substr(s.size() - 7) == "-packed";
   return {submit_mode(packed ? s.substr(0, s.size() - 7) : s), packed};
-}
-
-uint64_t rate_vaddr_word(rdma_addr a) { return rnf::Vaddr{a.addr, a.key}.pack()[0]; }
-
-void rate_append_bytes(std::vector<uint64_t>& w, const void* data, size_t len) {
-  const size_t at = w.size();
-  w.resize(at + (len + 7) / 8, 0);
-  if (len) std::memcpy(&w[at], data, len);
-}
-
-// Appends one message's descriptor in the NIC's format (docs/nic.md section 5; the words the
-// library builds for the same call), for the packed submission.
-void rate_append_desc(std::vector<uint64_t>& w, RateKind k, unsigned dst_vp, uint16_t tag, rdma_addr remote, rdma_addr local,
-                 const uint8_t* data, unsigned len, const rdma_event* lev) {
-  rnf::DescCtrl c;
-  c.dst_node = 1;
-  c.dst_vp = dst_vp;
-  c.tag = tag;
-  c.lev = lev != nullptr;
-  const size_t at = w.size();
-  w.push_back(0);
-  if (k == RateKind::imm) {
-    c.type = rnf::DescType::IMM_WRITE;
-    c.short_len = len;
-    w.push_back(rate_vaddr_word(remote));
-  } else if (k == RateKind::mp) {
-    c.type = rnf::DescType::MP_SEND;
-    c.short_len = len;
-  } else {
-    c.type = rnf::DescType::RDMA_WRITE;
-    w.insert(w.end(), {len, rate_vaddr_word(local), rate_vaddr_word(remote)});
-  }
-  if (lev) {
-    w.push_back(rate_vaddr_word(lev->at));
-    rate_append_bytes(w, lev->data, 16);
-  }
-  if (k != RateKind::write) rate_append_bytes(w, data, len);
-  if (k == RateKind::mp && len == 0) w.push_back(0);
-  c.nwords = unsigned(w.size() - at);
-  w[at] = c.pack()[0];
 }
 
 // ---- the probe
@@ -245,31 +204,21 @@ RateRun rate_run(const NicBenchOptions& o, RateKind kind, const std::string& sub
       rdma_event lev{ev[v].at(0), {}};
       for (unsigned i = 0; i < 16; ++i) lev.data[i] = uint8_t(0x90 + i);
       rdma_set_submit(ep, sub.mode);
-      std::vector<uint64_t> words;
       start[v] = now();
       for (unsigned i = 0; i < m; ++i) {
         const rdma_event* le = i + 1 == m ? &lev : nullptr;
         const uint8_t* d = data[v].data() + size_t{i} * size;
         const rdma_addr remote = dst[v].at(uint64_t{i} * size), local = src[v].at(uint64_t{i} * size);
-        if (sub.packed) {
-          const size_t before = words.size();
-          rate_append_desc(words, kind, dvp, uint16_t(i), remote, local, d, size, le);
-          if (words.size() > kRatePackWords && before > 0) {  // this one starts the next call
-            check_rc(rdma_post_raw(ep, words.data(), unsigned(before)), fmt::format("{}: VP {} posting", what, v));
-            words.erase(words.begin(), words.begin() + long(before));
-          }
-          continue;
-        }
         rdma_opts op{};
         op.submit = sub.mode;
         op.tag = uint16_t(i);
         op.local_event = le;
+        if (sub.packed && le == nullptr) op.flags = RDMA_F_MORE;
         const int rc = kind == RateKind::imm  ? rdma_write_imm(ep, 1, dvp, remote, d, size, &op)
                        : kind == RateKind::mp ? rdma_mp_send(ep, 1, dvp, d, size, &op)
                                           : rdma_write(ep, 1, dvp, remote, local, size, &op);
         check_rc(rc, fmt::format("{}: VP {} posting message {}", what, v, i));
       }
-      if (!words.empty()) check_rc(rdma_post_raw(ep, words.data(), unsigned(words.size())), what + ": posting");
       rdma_wait_event(ep, ev[v].va, nullptr);
       end[v] = now();
       if (--left == 0) probe.disarm();

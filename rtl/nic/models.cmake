@@ -53,8 +53,10 @@ hpcnet_model(PREFIX Vnic_regs_s TOP nic_regs SOURCES ${NIC_RTL}
 # is BAD_VP) and 8 message slots (MSG_ID {epoch, 3-bit slot}); -Wno-WIDTH as for nic_cmpl.
 hpcnet_model(PREFIX Vnic_exec_s TOP nic_exec SOURCES ${NIC_RTL} ARGS -Wno-WIDTH -GNumVp=5 -GMsgW=3)
 # The receive path (test_nic_rx.cpp): VC0 and VC1, 5 VPs, 8-entry REV outcome table; -Wno-WIDTH as above.
-hpcnet_model(PREFIX Vnic_rx0_s TOP nic_rx SOURCES ${NIC_RTL} ARGS -Wno-WIDTH -GNumVp=5 -GVc=0 -GMsgW=3)
-hpcnet_model(PREFIX Vnic_rx1_s TOP nic_rx SOURCES ${NIC_RTL} ARGS -Wno-WIDTH -GNumVp=5 -GVc=1 -GMsgW=3)
+# Without the queue that checks ahead (Ahead 0, as VC1 in nic_top): the reference takes a flit when
+# the state machine does; the queue is tested in the two-node tests (test_nic_ahead.cpp).
+hpcnet_model(PREFIX Vnic_rx0_s TOP nic_rx SOURCES ${NIC_RTL} ARGS -Wno-WIDTH -GNumVp=5 -GVc=0 -GMsgW=3 -GAhead=0)
+hpcnet_model(PREFIX Vnic_rx1_s TOP nic_rx SOURCES ${NIC_RTL} ARGS -Wno-WIDTH -GNumVp=5 -GVc=1 -GMsgW=3 -GAhead=0)
 # The NIC with a doubled link retransmit buffer (320 flits, 64 packets), a benchmark model: `hpcnet
 # link` measures goodput against error rate and link delay with it beside the default 160
 # (docs/link.md section 9). It joins the NIC's model table (sim/nic: nic_models(), found by LinkRetx).

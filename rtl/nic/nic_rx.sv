@@ -50,7 +50,9 @@
 module nic_rx #(
   parameter int NumVp = 32,
   parameter int Vc    = 0,
-  parameter int MsgW  = 6     // MSG_ID bits the senders use (their message tables: 2^MsgW)
+  parameter int MsgW  = 6,    // MSG_ID bits the senders use (their message tables: 2^MsgW)
+  parameter int Ahead = 6,    // packets queued in front, their FIRST checks asked ahead (0: none)
+  parameter bit AheadAll = 1'b0  // every message checked ahead (1), or only those of one packet (0)
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -121,6 +123,9 @@ module nic_rx #(
   if (Vc < 0 || Vc > 1) begin : gen_err_vc
     $error("nic_rx: Vc must be 0 or 1");
   end
+  if (Ahead < 0) begin : gen_err_ahead
+    $error("nic_rx: Ahead must be >= 0");
+  end
   if (MsgW < 1 || MsgW > 6) begin : gen_err_msgw
     $error("nic_rx: MsgW must be 1..6 (MSG_ID is 8 bits, the top 2 the link epoch)");
   end
@@ -163,11 +168,42 @@ module nic_rx #(
   logic [255:0]      hb_data_q;
   logic              hold;       // this beat is held
 
+  // ---------------------------------------------------------------- the queue in front (checks ahead)
+  // cin_*: the flits the state machine sees; c_*: its own translation client
+  logic         cin_valid, cin_ready, cin_last, cin_ahead;
+  logic [255:0] cin_data;
+  logic         c_req_valid, c_req_ready, c_req_phys, c_req_phys_ok, c_rsp_valid;
+  logic [4:0]   c_req_vp;
+  logic [63:0]  c_req_addr;
+  logic [31:0]  c_req_len;
+  logic         ak_valid, ak_ready, ak_stale, ak_drop, ak_hold;
+  logic [7:0]   ak_status;
+  logic [35:0]  ak_ppn;
+  if (Ahead > 0) begin : g_ahead
+    nic_rx_ahead #(.NumVp(NumVp), .Vc(Vc), .MsgW(MsgW), .Pkts(Ahead), .All(AheadAll)) u_ahead (
+      .clk_i, .rst_ni, .node_id_i, .vp_en_i, .vp_phys_ok_i, .epoch_i, .inv_active_i, .hold_o(ak_hold),
+      .in_valid_i, .in_ready_o, .in_data_i, .in_last_i,
+      .q_valid_o(cin_valid), .q_ready_i(cin_ready), .q_data_o(cin_data), .q_last_o(cin_last), .q_ahead_o(cin_ahead),
+      .c_req_valid_i(c_req_valid), .c_req_ready_o(c_req_ready), .c_req_vp_i(c_req_vp), .c_req_addr_i(c_req_addr),
+      .c_req_len_i(c_req_len), .c_req_phys_i(c_req_phys), .c_req_phys_ok_i(c_req_phys_ok), .c_rsp_valid_o(c_rsp_valid),
+      .ak_valid_o(ak_valid), .ak_ready_i(ak_ready), .ak_status_o(ak_status), .ak_ppn_o(ak_ppn),
+      .ak_stale_o(ak_stale), .ak_drop_i(ak_drop),
+      .xl_req_valid_o, .xl_req_ready_i, .xl_req_vp_o, .xl_req_addr_o, .xl_req_len_o, .xl_req_phys_o,
+      .xl_req_phys_ok_o, .xl_rsp_valid_i, .xl_rsp_status_i, .xl_rsp_ppn_i(xl_rsp_paddr_i[47:12]));
+  end else begin : g_direct
+    assign cin_valid = in_valid_i; assign in_ready_o = cin_ready; assign cin_data = in_data_i;
+    assign cin_last = in_last_i; assign cin_ahead = 1'b0;
+    assign xl_req_valid_o = c_req_valid; assign c_req_ready = xl_req_ready_i; assign xl_req_vp_o = c_req_vp;
+    assign xl_req_addr_o = c_req_addr; assign xl_req_len_o = c_req_len; assign xl_req_phys_o = c_req_phys;
+    assign xl_req_phys_ok_o = c_req_phys_ok; assign c_rsp_valid = xl_rsp_valid_i;
+    assign ak_valid = 1'b0; assign ak_status = '0; assign ak_ppn = '0; assign ak_stale = 1'b0; assign ak_hold = 1'b0;
+  end
+
   // ---------------------------------------------------------------- head decode
   nic_formats_pkg::pkt_head_t h;
   logic      typ_ok;
-  assign h = (in_data_i);
-  assign rev_we = Vc == 0 && state_q == SData && in_valid_i && in_ready_o && in_last_i && h_q.last && h_q.rev;
+  assign h = (cin_data);
+  assign rev_we = Vc == 0 && state_q == SData && cin_valid && cin_ready && cin_last && h_q.last && h_q.rev;
   if (nic_formats_pkg::NIC_STATUS_OK != 0) begin : gen_err_ok
     $error("nic_rx: the REV status memory reads 0 before it is written: NIC_STATUS_OK must be 0");
   end
@@ -211,55 +247,55 @@ module nic_rx #(
 
   // ---------------------------------------------------------------- outputs
   always_comb begin
-    in_ready_o     = 1'b0;
+    cin_ready     = 1'b0;
     wr_valid_o     = 1'b0;
     wr_addr_o      = '0;
     wr_len_o       = '0;
-    wr_data_o      = in_data_i;
+    wr_data_o      = cin_data;
     wr_last_o      = 1'b0;
     unique case (state_q)
-      SHead:  in_ready_o = !job_valid_o || job_ready_i;  // a read request waits for engine 1
-      SDrop:  in_ready_o = 1'b1;
+      SHead:  cin_ready = !job_valid_o || job_ready_i;  // a read request waits for engine 1
+      SDrop:  cin_ready = 1'b1;
       SData: begin
         if (!(m_ok_q && f_any)) begin
-          in_ready_o = 1'b1;
+          cin_ready = 1'b1;
         end else begin
-          wr_valid_o = in_valid_i;
+          wr_valid_o = cin_valid;
           wr_addr_o  = {ppn, 12'd0} | 48'(blk_v[11:0]) + 48'(f_lo);
           wr_len_o   = 6'(f_hi - f_lo);
           // one transaction per page and message: TLPs of up to MPS bytes
           wr_last_o  = f_lastw && (h_q.last || blk_v[11:7] == 5'h1F || h_q.phys);
-          in_ready_o = wr_ready_i;
+          cin_ready = wr_ready_i;
           if (hold) begin  // kept until the next flit shows (SHold)
             wr_valid_o = 1'b0;
-            in_ready_o = 1'b1;
+            cin_ready = 1'b1;
           end
         end
       end
       SHold: begin
-        wr_valid_o = in_valid_i || kill_m || cut || hs_q;  // the fence, or the link down, closes it at once
+        wr_valid_o = cin_valid || kill_m || cut || hs_q;  // the fence, or the link down, closes it at once
         wr_addr_o  = hb_addr_q;
         wr_len_o   = hb_len_q;
         wr_data_o  = hb_data_q;
         wr_last_o  = !cont;
-        in_ready_o = cont && wr_ready_i;  // the next packet's head goes with the held beat
+        cin_ready = cont && wr_ready_i;  // the next packet's head goes with the held beat
       end
       SMp: if (!mp_refuse) begin
-        wr_valid_o = in_valid_i;
+        wr_valid_o = cin_valid;
         wr_addr_o  = mpq_addr + 48'({flit_q - 3'd1, 5'd0});
         wr_len_o   = 6'd32;
         wr_last_o  = flit_q == 3'd4;
         if (flit_q == 3'd1) wr_data_o[63:0] = mp_word_q;
-        in_ready_o = wr_ready_i;
+        cin_ready = wr_ready_i;
       end
       SEvData: begin
         // the 16 event bytes are payload bytes 0..15, to a 16-byte aligned address: one beat
-        wr_valid_o = in_valid_i && flit_q == 3'd1;
+        wr_valid_o = cin_valid && flit_q == 3'd1;
         wr_addr_o  = {ppn, h_q.addr.addr[11:0]};
         wr_len_o   = 6'd16;
-        wr_data_o  = 256'(in_data_i[127:0]) << (8 * 32'(h_q.addr.addr[4:0]));
+        wr_data_o  = 256'(cin_data[127:0]) << (8 * 32'(h_q.addr.addr[4:0]));
         wr_last_o  = 1'b1;
-        in_ready_o = flit_q != 3'd1 || wr_ready_i;
+        cin_ready = flit_q != 3'd1 || wr_ready_i;
       end
       default: ;
     endcase
@@ -285,7 +321,7 @@ module nic_rx #(
   // down; the fence lets a packet under way finish). Shown with no flit (the fence, the link
   // down), it closes the transaction.
   logic hs_q, hs_cont_q, cont_now;
-  assign cont_now = in_valid_i && !kill_m && !stale && !cut && typ_ok && h.dst_node == node_id_i && !h.first
+  assign cont_now = cin_valid && !kill_m && !stale && !cut && typ_ok && h.dst_node == node_id_i && !h.first
                     && h.ptype == ((Vc == 0) ? nic_formats_pkg::NIC_PKT_TYPE_WRITE : nic_formats_pkg::NIC_PKT_TYPE_READ_DATA)
                     && !(h.last && h.aux[7:0] != nic_formats_pkg::NIC_STATUS_OK);
   assign cont = state_q == SHold && (hs_q ? hs_cont_q : cont_now);
@@ -298,8 +334,8 @@ module nic_rx #(
       hs_cont_q <= cont;
     end
   end
-  assign take_head = in_valid_i && in_ready_o && (state_q == SHead || cont);
-  assign hold = state_q == SData && m_ok_q && f_any && f_lastw && in_last_i && !h_q.last
+  assign take_head = cin_valid && cin_ready && (state_q == SHead || cont);
+  assign hold = state_q == SData && m_ok_q && f_any && f_lastw && cin_last && !h_q.last
                 && !h_q.phys && blk_v[11:7] != 5'h1F;
 
   // MPQ context (nic_ring_ctx): read for the packet being written (port 0) and for the head flit
@@ -318,7 +354,7 @@ module nic_rx #(
   logic [2*32-1:0] mx_head_nx, mx_tail_nx;
   /* verilator lint_on UNUSEDSIGNAL */
   assign mvp = h_q.dst_vp;
-  assign mpq_we = state_q == SMp && in_valid_i && in_ready_o && in_last_i;
+  assign mpq_we = state_q == SMp && cin_valid && cin_ready && cin_last;
   nic_ring_ctx #(.NumVp(NumVp), .Reads(2), .BaseOff(nic_formats_pkg::NIC_VPC_MPQ_BASE_OFFSET),
                  .Log2Lsb(nic_formats_pkg::NIC_VPC_SIZES_MPQ_LOG2_LSB),
                  .HeadOff(nic_formats_pkg::NIC_VP_MPQ_HEAD_OFFSET),
@@ -354,55 +390,55 @@ module nic_rx #(
       rq_hold_q <= 1'b0;
       rq_q      <= '0;
     end else begin
-      rq_hold_q <= xl_req_valid_o && !xl_req_ready_i;
+      rq_hold_q <= c_req_valid && !c_req_ready;
       if (!rq_hold_q)
-        rq_q <= '{vp: xl_req_vp_o, addr: xl_req_addr_o, len: xl_req_len_o, phys: xl_req_phys_o,
-                  phys_ok: xl_req_phys_ok_o, pf: pf_own, gen: m_gen_q};
+        rq_q <= '{vp: c_req_vp, addr: c_req_addr, len: c_req_len, phys: c_req_phys,
+                  phys_ok: c_req_phys_ok, pf: pf_own, gen: m_gen_q};
     end
   end
   logic pf_own;  // the request shown now is a prefetch of its own (not one held)
   assign pf_own   = want_pf && state_q != SCheck && state_q != SXlate && state_q != SEvXl;
-  assign pf_taken = xl_req_valid_o && xl_req_ready_i && (rq_hold_q ? rq_q.pf : pf_own);
+  assign pf_taken = c_req_valid && c_req_ready && (rq_hold_q ? rq_q.pf : pf_own);
   always_comb begin
-    xl_req_valid_o   = 1'b0;
-    xl_req_vp_o      = h_q.dst_vp;
-    xl_req_addr_o    = h_q.addr;
-    xl_req_len_o     = 32'(h_q.len);
-    xl_req_phys_o    = h_q.phys;
-    xl_req_phys_ok_o = vp_phys_ok_i[h_q.dst_vp];
+    c_req_valid   = 1'b0;
+    c_req_vp      = h_q.dst_vp;
+    c_req_addr    = h_q.addr;
+    c_req_len     = 32'(h_q.len);
+    c_req_phys    = h_q.phys;
+    c_req_phys_ok = vp_phys_ok_i[h_q.dst_vp];
     pf_vpn           = c_vpn_q + 36'd1;
     want_pf          = c_ok_q && !n_ok_q && !out_q && !m_phys_q && m_ok_q
                        && {pf_vpn, 12'd0} < m_end_q && (state_q == SData || state_q == SHead || state_q == SHold);
     unique case (state_q)
-      SCheck: begin xl_req_valid_o = !out_q; xl_req_len_o = h_q.msg_len; end
-      SXlate: xl_req_valid_o = !out_q;
-      SEvXl:  begin xl_req_valid_o = !out_q; xl_req_len_o = 32'd16; end
+      SCheck: begin c_req_valid = !out_q && !m_ahead_q; c_req_len = h_q.msg_len; end
+      SXlate: c_req_valid = !out_q;
+      SEvXl:  begin c_req_valid = !out_q; c_req_len = 32'd16; end
       default: begin
-        xl_req_valid_o = want_pf;
-        xl_req_vp_o    = m_vp_q;
-        xl_req_addr_o  = {m_key_q, pf_vpn, 12'd0};
-        xl_req_len_o   = 32'(((m_end_q - {pf_vpn, 12'd0}) > 48'd4096) ? 48'd4096 : (m_end_q - {pf_vpn, 12'd0}));
-        xl_req_phys_o  = 1'b0;  // (want_pf: the message is not physical)
+        c_req_valid = want_pf;
+        c_req_vp    = m_vp_q;
+        c_req_addr  = {m_key_q, pf_vpn, 12'd0};
+        c_req_len   = 32'(((m_end_q - {pf_vpn, 12'd0}) > 48'd4096) ? 48'd4096 : (m_end_q - {pf_vpn, 12'd0}));
+        c_req_phys  = 1'b0;  // (want_pf: the message is not physical)
       end
     endcase
     // a request shown and not taken is shown again, unchanged, until the ATT takes it (a state's
     // own request waits behind it)
     if (rq_hold_q) begin
-      xl_req_valid_o   = 1'b1;
-      xl_req_vp_o      = rq_q.vp;
-      xl_req_addr_o    = rq_q.addr;
-      xl_req_len_o     = rq_q.len;
-      xl_req_phys_o    = rq_q.phys;
-      xl_req_phys_ok_o = rq_q.phys_ok;
+      c_req_valid   = 1'b1;
+      c_req_vp      = rq_q.vp;
+      c_req_addr    = rq_q.addr;
+      c_req_len     = rq_q.len;
+      c_req_phys    = rq_q.phys;
+      c_req_phys_ok = rq_q.phys_ok;
     end
     xl_rsp_ready_o = 1'b1;
   end
 
   logic h_vp_ok;  // the packet's VP exists and is enabled
   assign h_vp_ok = 32'(h.dst_vp) < NumVp && vp_en_i[h.dst_vp];
-  assign job_valid_o  = state_q == SHead && in_valid_i && h.ptype == nic_formats_pkg::NIC_PKT_TYPE_READ_REQ && typ_ok
+  assign job_valid_o  = state_q == SHead && cin_valid && h.ptype == nic_formats_pkg::NIC_PKT_TYPE_READ_REQ && typ_ok
                         && h.dst_node == node_id_i && h_vp_ok;
-  assign job_head_o   = in_data_i;
+  assign job_head_o   = cin_data;
   assign ack_valid_o  = state_q == SAck;
   assign ack_node_o   = h_q.src_node;
   assign ack_vp_o     = h_q.src_vp;
@@ -428,12 +464,28 @@ module nic_rx #(
   assign inv_hold_o = (kill_m && (c_ok_q || n_ok_q || n_pend_q || rq_hold_q || state_q == SHold
                                   || ((state_q == SCheck || state_q == SXlate) && !h_q.phys)
                                   || (state_q == SData && m_ok_q)))
-                      || kill_e;
+                      || kill_e || ak_hold;
 
   // ---------------------------------------------------------------- state
+  // the answer a state waits for: its own lookup's, or (SCheck of a head checked ahead) the answer
+  // ahead, unless stale (then it asks itself: m_ahead_q cleared)
+  logic        m_ahead_q;  // the message's FIRST check was asked for ahead
+  logic        h_check;    // the head taken goes to SCheck
+  logic        ak_use, a_here;
+  logic [7:0]  a_status;
+  logic [35:0] a_ppn;
+  assign h_check  = !stale && typ_ok && h.dst_node == node_id_i && h.first && h_vp_ok
+                    && (h.ptype == nic_formats_pkg::NIC_PKT_TYPE_WRITE || h.ptype == nic_formats_pkg::NIC_PKT_TYPE_READ_DATA)
+                    && !(h.last && h.aux[7:0] != nic_formats_pkg::NIC_STATUS_OK);
+  assign ak_drop  = take_head && cin_ahead && !h_check;
+  assign ak_ready = state_q == SCheck && m_ahead_q && ak_valid;
+  assign ak_use   = ak_ready && !ak_stale;
+  assign a_here   = (c_rsp_valid && out_q && !n_pend_q) || ak_use;
+  assign a_status = ak_use ? ak_status : xl_rsp_status_i;
+  assign a_ppn    = ak_use ? ak_ppn : xl_rsp_paddr_i[47:12];
   logic [7:0] st;  // a lookup answered OK while its key is fenced counts as failed
-  assign st = ((state_q == SEvXl) ? kill_e : kill_m) && xl_rsp_status_i == nic_formats_pkg::NIC_STATUS_OK
-              ? nic_formats_pkg::NIC_STATUS_BAD_KEY : xl_rsp_status_i;
+  assign st = ((state_q == SEvXl) ? kill_e : kill_m) && a_status == nic_formats_pkg::NIC_STATUS_OK
+              ? nic_formats_pkg::NIC_STATUS_BAD_KEY : a_status;
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       state_q <= SHead;
@@ -441,27 +493,29 @@ module nic_rx #(
       c_ok_q <= 1'b0; n_ok_q <= 1'b0; n_pend_q <= 1'b0; c_vpn_q <= '0; c_ppn_q <= '0;
       n_vpn_q <= '0; n_ppn_q <= '0; ans_q <= 1'b0; ans_status_q <= '0; mp_word_q <= '0;
       mpq_irq_o <= '0; rx_err_valid_o <= 1'b0; rx_err_o <= '0;
-      n_gen_q <= 1'b0; m_gen_q <= 1'b0; out_q <= 1'b0; ans_ev_q <= 1'b0; m_key_q <= '0; m_vp_q <= '0; m_phys_q <= 1'b0;
+      n_gen_q <= 1'b0; m_gen_q <= 1'b0; m_ahead_q <= 1'b0; out_q <= 1'b0; ans_ev_q <= 1'b0; m_key_q <= '0; m_vp_q <= '0; m_phys_q <= 1'b0;
       hb_addr_q <= '0; hb_len_q <= '0; hb_data_q <= '0;
     end else begin
       mpq_irq_o      <= '0;
       rx_err_valid_o <= 1'b0;
       // translation responses: a prefetched page, or the one a state waits for
       // one translation outstanding at a time: the prefetch (n_pend_q) or a state's own
-      if (xl_req_valid_o && xl_req_ready_i) out_q <= 1'b1;
-      if (xl_rsp_valid_i) out_q <= 1'b0;
+      if (c_req_valid && c_req_ready) out_q <= 1'b1;
+      if (c_rsp_valid) out_q <= 1'b0;
       if (pf_taken) begin
         n_pend_q <= 1'b1;
-        n_vpn_q  <= xl_req_addr_o[47:12];
+        n_vpn_q  <= c_req_addr[47:12];
         n_gen_q  <= rq_hold_q ? rq_q.gen : m_gen_q;  // the message that asked for it
       end
-      if (xl_rsp_valid_i && n_pend_q) begin  // kept only for the message that asked for it
+      if (c_rsp_valid && n_pend_q) begin  // kept only for the message that asked for it
         n_pend_q <= 1'b0;
         n_ok_q   <= xl_rsp_status_i == nic_formats_pkg::NIC_STATUS_OK && n_gen_q == m_gen_q && !kill_m;
         n_ppn_q  <= xl_rsp_paddr_i[47:12];
       end
       // a head is taken in SHead, or in SHold with the held beat when it continues the read
+      if (ak_ready && ak_stale) m_ahead_q <= 1'b0;
       if (take_head) begin
+        m_ahead_q <= cin_ahead && h_check;
         h_q    <= h;
         flit_q <= 3'd1;
         ans_q  <= 1'b0;
@@ -540,7 +594,7 @@ module nic_rx #(
       end
       unique case (state_q)
         SHead: ;
-        SCheck, SXlate, SEvXl: if (xl_rsp_valid_i && out_q && !n_pend_q) begin
+        SCheck, SXlate, SEvXl: if (a_here) begin
           if (state_q == SCheck) begin
             m_ok_q <= st == nic_formats_pkg::NIC_STATUS_OK;
             m_status_q <= st;
@@ -548,7 +602,7 @@ module nic_rx #(
           // (an EVENT's page is not the message's: kept for its write, not as the current page)
           c_ok_q  <= st == nic_formats_pkg::NIC_STATUS_OK && state_q != SEvXl;
           c_vpn_q <= h_q.addr.addr[47:12];
-          c_ppn_q <= xl_rsp_paddr_i[47:12];
+          c_ppn_q <= a_ppn;
           if (state_q == SEvXl) begin
             if (st != nic_formats_pkg::NIC_STATUS_OK) begin  // the event's own check: AUX EVENT
               ans_status_q <= st; ans_ev_q <= 1'b1; ans_q <= 1'b1; state_q <= SDrop;
@@ -563,14 +617,14 @@ module nic_rx #(
           end
         end
         SData, SMp, SDrop, SEvData: begin
-          if (in_valid_i && in_ready_o) begin
+          if (cin_valid && cin_ready) begin
             flit_q <= flit_q + 3'd1;
             if (hold) begin
               hb_addr_q <= wr_addr_o;
               hb_len_q  <= wr_len_o;
-              hb_data_q <= in_data_i;
+              hb_data_q <= cin_data;
             end
-            if (in_last_i) begin
+            if (cin_last) begin
               state_q <= hold ? SHold : SHead;
               if (state_q == SData && h_q.last) begin
                 ans_status_q <= m_ok_q ? nic_formats_pkg::NIC_STATUS_OK : m_status_q;

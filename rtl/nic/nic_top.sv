@@ -21,6 +21,8 @@ module nic_top #(
   parameter int LinkRetx  = 160,  // the link's retransmit buffer, in flits (32 packets)
   parameter int LinkTmo   = 1024, // cycles without an acknowledgement before the link replays
   parameter int LinkDownRetries = 16, // replays (or LinkTmo-cycle periods) without progress before the link goes down
+  parameter int RxAhead   = 6,    // packets queued in front of the VC0 receiver, their FIRST checks asked ahead (nic_rx)
+  parameter bit RxAheadAll = 1'b0, // every message checked ahead (1), or only those of one packet (0: longer ones keep their timing)
   localparam int MaxWords = 24,
   localparam int CntW     = $clog2(DqWords + 1)
 ) (
@@ -410,7 +412,7 @@ module nic_top #(
     logic [63:0] re;
     logic [63:0]         mw;
     logic [NumVp-1:0]    mi;
-    nic_rx #(.NumVp(NumVp), .Vc(v), .MsgW(MsgW)) u_rx (
+    nic_rx #(.NumVp(NumVp), .Vc(v), .MsgW(MsgW), .Ahead(v == 0 ? RxAhead : 0), .AheadAll(RxAheadAll)) u_rx (
       .clk_i, .rst_ni, .node_id_i(node_id), .vp_en_i(vp_en), .vp_phys_ok_i(vp_phys_ok),
       .win_i(win), .win_rdata_o(mw), .mpq_irq_o(mi),
       .in_valid_i(in_valid[v]), .in_ready_o(in_ready[v]), .in_data_i(in_data[v*256 +: 256]), .in_last_i(in_last[v]),

@@ -29,6 +29,8 @@ struct rdma_ep {
   uint64_t cq_head = 0, mpq_head = 0;
   bool fence = false;       // the next descriptor blocks
   bool dma_posted = false;  // host-DQ words posted since the fetcher was last seen caught up
+  std::vector<uint64_t> held;  // descriptors posted with RDMA_F_MORE, not yet submitted
+  int held_mode = 0;           // their submission mode
 };
 
 namespace hpcnet::nic {
@@ -141,13 +143,30 @@ int submit(rdma_ep* ep, const uint64_t* words, unsigned n, int mode) {
 
 int mode_of(rdma_ep* ep, const rdma_opts* o) { return (o && o->submit >= 0) ? o->submit : ep->submit; }
 
-// Submits a descriptor (words[0] is its control word, NWORDS filled in here).
+// Submits the descriptors held by RDMA_F_MORE in one go.
+int flush_held(rdma_ep* ep) {
+  if (ep->held.empty()) return 0;
+  const int rc = submit(ep, ep->held.data(), unsigned(ep->held.size()), ep->held_mode);
+  ep->held.clear();
+  return rc;
+}
+
+// Submits a descriptor (words[0] is its control word, NWORDS filled in here), or holds it
+// (RDMA_F_MORE) to go with the next ones: those held go first when it does not fit with them.
 int post(rdma_ep* ep, f::DescCtrl c, std::vector<uint64_t> words, const rdma_opts* o) {
   const unsigned n = unsigned(words.size()) + 1;
   c.nwords = n;
   words.insert(words.begin(), c.pack()[0]);
   ep->fence = false;
-  return submit(ep, words.data(), n, mode_of(ep, o));
+  const int mode = mode_of(ep, o);
+  if (mode == RDMA_SUBMIT_DMA && !ep->vp->hdq) return RDMA_EINVAL;
+  if (!ep->held.empty() && (ep->held_mode != mode || ep->held.size() + n > RDMA_MORE_WORDS))
+    if (const int rc = flush_held(ep)) return rc;
+  const bool more = o && (o->flags & RDMA_F_MORE);
+  if (ep->held.empty() && (!more || n > RDMA_MORE_WORDS)) return submit(ep, words.data(), n, mode);
+  ep->held.insert(ep->held.end(), words.begin(), words.end());
+  ep->held_mode = mode;
+  return more ? 0 : flush_held(ep);
 }
 
 int rdma_rw(rdma_ep* ep, f::DescType t, unsigned node, unsigned vp, rdma_addr remote, rdma_addr local, uint32_t len,
@@ -228,7 +247,10 @@ void rdma_close(rdma_ep* ep) {
 
 unsigned rdma_node(const rdma_ep* ep) { return ep->drv->node_id(); }
 unsigned rdma_vp(const rdma_ep* ep) { return ep->vp->index; }
-void rdma_set_submit(rdma_ep* ep, int mode) { ep->submit = mode; }
+void rdma_set_submit(rdma_ep* ep, int mode) {
+  flush_held(ep);
+  ep->submit = mode;
+}
 
 uint64_t rdma_alloc(rdma_ep* ep, size_t bytes, unsigned offset) { return ep->as->alloc(bytes, offset); }
 void rdma_free(rdma_ep* ep, uint64_t vaddr) { ep->as->free(vaddr); }
@@ -251,6 +273,7 @@ int rdma_reg_mr(rdma_ep* ep, uint64_t vaddr, size_t bytes, int access, uint16_t*
 int rdma_dereg_mr(rdma_ep* ep, uint16_t key) {
   auto it = ep->regions.find(key);
   if (it == ep->regions.end()) return RDMA_EINVAL;
+  flush_held(ep);  // the posts before it go before it
   ep->drv->dereg_mr(it->second);
   ep->regions.erase(it);
   return 0;
@@ -311,6 +334,7 @@ int rdma_mp_recv(rdma_ep* ep, void* buf, rdma_mp_info* info, int block) {
 }
 
 int rdma_poll_cq(rdma_ep* ep, rdma_cqe* out, int max) {
+  flush_held(ep);  // (a held post's completion would never come)
   Driver& d = *ep->drv;
   const Vp& vp = *ep->vp;
   if (!vp.cq) return 0;
@@ -332,6 +356,7 @@ int rdma_poll_cq(rdma_ep* ep, rdma_cqe* out, int max) {
 void rdma_wait_event(rdma_ep* ep, uint64_t vaddr, void* out) {
   std::array<uint8_t, 16> b{};
   const std::array<uint8_t, 16> zero{};
+  flush_held(ep);
   for (;;) {
     ep->as->read(vaddr, b.data(), 16);
     if (b != zero) break;
@@ -341,14 +366,21 @@ void rdma_wait_event(rdma_ep* ep, uint64_t vaddr, void* out) {
   ep->as->write(vaddr, zero.data(), 16);
 }
 
-void rdma_fence(rdma_ep* ep) { ep->fence = true; }
+void rdma_fence(rdma_ep* ep) {
+  flush_held(ep);
+  ep->fence = true;
+}
 
 int rdma_post_raw(rdma_ep* ep, const uint64_t* words, unsigned n) {
   if (n == 0) return RDMA_EINVAL;
+  if (const int rc = flush_held(ep)) return rc;
   return submit(ep, words, n, ep->submit);
 }
 
+int rdma_flush(rdma_ep* ep) { return flush_held(ep); }
+
 int rdma_quiet(rdma_ep* ep) {
+  if (const int rc = flush_held(ep)) return rc;
   Driver& d = *ep->drv;
   const unsigned v = ep->vp->index;
   for (;;) {

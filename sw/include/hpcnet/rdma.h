@@ -35,8 +35,15 @@ enum { RDMA_ACCESS_READ = 1, RDMA_ACCESS_WRITE = 2 };
  * uncached word at a time, or written to the host DQ in memory and fetched by DMA on a doorbell */
 enum { RDMA_SUBMIT_PIO_WC = 0, RDMA_SUBMIT_PIO = 1, RDMA_SUBMIT_DMA = 2 };
 /* post flags. RDMA_F_PHYS: the addresses are physical (rdma_addr.key ignored): only on an
- * endpoint opened with phys_ok (kernel-level users), and the target VP must have it too */
-enum { RDMA_F_CQ = 1, RDMA_F_BLOCK = 2, RDMA_F_INTR = 4, RDMA_F_PHYS = 8 };
+ * endpoint opened with phys_ok (kernel-level users), and the target VP must have it too.
+ * RDMA_F_MORE: more posts follow at once: the library may hold the descriptor (with those held
+ * before, up to RDMA_MORE_WORDS words, one submission mode) and submit it with the next ones in
+ * one go, so that they share write-combined lines (or one doorbell); the next post without it,
+ * rdma_flush, and every call that waits for or orders transfers (rdma_poll_cq, rdma_wait_event,
+ * rdma_quiet, rdma_fence, rdma_post_raw, rdma_dereg_mr, rdma_set_submit, rdma_close) submit
+ * what is held first */
+enum { RDMA_F_CQ = 1, RDMA_F_BLOCK = 2, RDMA_F_INTR = 4, RDMA_F_PHYS = 8, RDMA_F_MORE = 16 };
+enum { RDMA_MORE_WORDS = 24 };  /* three 64-byte lines */
 
 typedef struct rdma_ep rdma_ep;
 typedef struct { uint16_t key; uint64_t addr; } rdma_addr;            /* a registered byte */
@@ -101,6 +108,8 @@ int  rdma_quiet(rdma_ep* ep);
  * there). For tests and tools that build descriptors themselves. 0, or RDMA_EINVAL (n = 0, or DMA
  * submission on an endpoint without a host DQ) */
 int  rdma_post_raw(rdma_ep* ep, const uint64_t* words, unsigned n);
+/* submits the descriptors held by RDMA_F_MORE (none: nothing); 0 or RDMA_EINVAL as a post */
+int  rdma_flush(rdma_ep* ep);
 
 #ifdef __cplusplus
 }
