@@ -392,8 +392,7 @@ module nic_rx #(
     end else begin
       rq_hold_q <= c_req_valid && !c_req_ready;
       if (!rq_hold_q)
-        rq_q <= '{vp: c_req_vp, addr: c_req_addr, len: c_req_len, phys: c_req_phys,
-                  phys_ok: c_req_phys_ok, pf: pf_own, gen: m_gen_q};
+        rq_q <= {c_req_vp, c_req_addr, c_req_len, c_req_phys, c_req_phys_ok, pf_own, m_gen_q};  // (rq_t's order)
     end
   end
   logic pf_own;  // the request shown now is a prefetch of its own (not one held)
