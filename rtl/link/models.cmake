@@ -16,3 +16,6 @@ hpcnet_model(PREFIX Vlnk_rx_b24 TOP lnk_rx SOURCES ${LNK_RTL} ARGS -GBufPkts=24)
 # progress, 16 cycles of TRAIN; 4 packets per VC, a 40-flit retransmit buffer.
 hpcnet_model(PREFIX Vlnk_end_s TOP lnk_end SOURCES ${LNK_RTL}
              ARGS -GCredits=4 -GBufPkts=4 -GRetxFlits=40 -GTimeout=150 -GDownRetries=4 -GMinTrain=16)
+# The router's end of a NIC's link on the router network (sim/machine, docs/machine.md): a whole
+# end with the NIC's window (24 credits, 24 packets per VC), its two VCs into the two router planes.
+hpcnet_model(PREFIX Vlnk_end_rport TOP lnk_end SOURCES ${LNK_RTL} ARGS -GCredits=24 -GBufPkts=24)

@@ -19,12 +19,13 @@
 //               while the DQ-overflow queue is full.
 //   Interrupt : irq_o is registered: high while some VP has (IRQ_CAUSE & IRQ_EN) != 0 or
 //               (IRQ_STATUS & IRQ_ENABLE) != 0.
-// Parameters: NumVp (<= 32), DqWords, NumKeys, AttLog2 (reported in CONFIG), ErrPorts.
+// Parameters: NumVp (<= 32), DqWords, NumKeys, AttLog2, RouteLog2 (reported in CONFIG), ErrPorts.
 module nic_regs #(
   parameter int NumVp    = 32,
   parameter int DqWords  = 512,
   parameter int NumKeys  = 1024,
   parameter int AttLog2  = 16,
+  parameter int RouteLog2 = 6,
   parameter int ErrPorts = 2,
   localparam int CntW = $clog2(DqWords + 1)
 ) (
@@ -59,6 +60,10 @@ module nic_regs #(
   output logic                   att_we_o,
   output logic [31:0]            att_index_o,
   output logic [35:0]            att_ppn_o,
+  // route-table writes (nic_route)
+  output logic                   route_we_o,
+  output logic [31:0]            route_index_o,
+  output logic [23:0]            route_o,
   // VP set-up
   output logic [13:0]            node_id_o,
   output logic [NumVp-1:0]       vp_en_o,
@@ -102,6 +107,7 @@ module nic_regs #(
   logic [3:0]          irq_set;  // the causes of this cycle (a W1C write of the same cycle keeps them)
   assign irq_set = {link_up_i, link_down_i, link_dirty_i, rx_err_valid_i};
   logic [31:0]         att_index_q;
+  logic [31:0]         route_index_q;
   logic [15:0]         key_sel_q;
   logic [47:0]         key_base_q;
   logic [39:0]         key_len_q;
@@ -184,6 +190,7 @@ module nic_regs #(
       irq_status_q <= '0;
       irq_enable_q <= '0;
       att_index_q  <= '0;
+      route_index_q <= '0;
       key_sel_q    <= '0;
       key_base_q   <= '0;
       key_len_q    <= '0;
@@ -198,6 +205,9 @@ module nic_regs #(
       att_we_o     <= 1'b0;
       att_index_o  <= '0;
       att_ppn_o    <= '0;
+      route_we_o   <= 1'b0;
+      route_index_o <= '0;
+      route_o      <= '0;
       rsp_q        <= 1'b0;
       rdata_q      <= '0;
       irq_q        <= 1'b0;
@@ -205,6 +215,7 @@ module nic_regs #(
       key_we_o <= 1'b0;
       link_clr_o <= 1'b0;
       att_we_o <= 1'b0;
+      route_we_o <= 1'b0;
       // interrupt causes first, so a software clear in the same cycle wins only over older ones
       for (int v = 0; v < NumVp; v++) begin
         if (cq_irq_i[v])  irq_cause_q[v*3 + 0] <= 1'b1;
@@ -246,6 +257,13 @@ module nic_regs #(
             att_ppn_o   <= mmio_req_wdata_i[35:0];
             att_index_q <= att_index_q + 32'd1;
           end
+          nic_formats_pkg::NIC_ROUTE_INDEX_OFFSET: route_index_q <= mmio_req_wdata_i[31:0];
+          nic_formats_pkg::NIC_ROUTE_DATA_OFFSET: begin
+            route_we_o    <= 1'b1;
+            route_index_o <= route_index_q;
+            route_o       <= mmio_req_wdata_i[23:0];
+            route_index_q <= route_index_q + 32'd1;
+          end
           nic_formats_pkg::NIC_KEY_SEL_OFFSET:  key_sel_q  <= mmio_req_wdata_i[15:0];
           nic_formats_pkg::NIC_KEY_BASE_OFFSET: key_base_q <= mmio_req_wdata_i[47:0];
           nic_formats_pkg::NIC_KEY_LEN_OFFSET:  key_len_q  <= mmio_req_wdata_i[39:0];
@@ -278,13 +296,14 @@ module nic_regs #(
       end else if (rd && priv) begin
         case (poff)
           nic_formats_pkg::NIC_ID_OFFSET:         rdata_q <= (64'(nic_formats_pkg::NIC_ID_VERSION_RESET) << nic_formats_pkg::NIC_ID_VERSION_LSB) | 64'(nic_formats_pkg::NIC_ID_MAGIC_RESET);
-          nic_formats_pkg::NIC_CONFIG_OFFSET:     rdata_q <= (64'(AttLog2) << nic_formats_pkg::NIC_CONFIG_ATT_LOG2_LSB) | (64'(NumKeys) << nic_formats_pkg::NIC_CONFIG_NUM_KEYS_LSB)
+          nic_formats_pkg::NIC_CONFIG_OFFSET:     rdata_q <= (64'(RouteLog2) << nic_formats_pkg::NIC_CONFIG_ROUTE_LOG2_LSB) | (64'(AttLog2) << nic_formats_pkg::NIC_CONFIG_ATT_LOG2_LSB) | (64'(NumKeys) << nic_formats_pkg::NIC_CONFIG_NUM_KEYS_LSB)
                                             | (64'(DqWords) << nic_formats_pkg::NIC_CONFIG_DQ_WORDS_LSB) | 64'(NumVp);
           nic_formats_pkg::NIC_NODE_ID_OFFSET:    rdata_q <= 64'(node_id_q);
           nic_formats_pkg::NIC_IRQ_VP_OFFSET:     rdata_q <= 64'(irq_vps);
           nic_formats_pkg::NIC_IRQ_STATUS_OFFSET: rdata_q <= 64'(irq_status_q);
           nic_formats_pkg::NIC_IRQ_ENABLE_OFFSET: rdata_q <= 64'(irq_enable_q);
           nic_formats_pkg::NIC_ATT_INDEX_OFFSET:  rdata_q <= 64'(att_index_q);
+          nic_formats_pkg::NIC_ROUTE_INDEX_OFFSET: rdata_q <= 64'(route_index_q);
           nic_formats_pkg::NIC_KEY_SEL_OFFSET:    rdata_q <= 64'(key_sel_q);
           nic_formats_pkg::NIC_KEY_STATUS_OFFSET: rdata_q <= 64'(key_busy_i || key_we_o);
           nic_formats_pkg::NIC_KEY_BASE_OFFSET:   rdata_q <= 64'(key_base_q);

@@ -15,6 +15,7 @@ module nic_top #(
   parameter int DqWords   = 512,
   parameter int NumKeys   = 1024,
   parameter int AttLog2   = 16,
+  parameter int RouteLog2 = 6,    // route-table entries 2^RouteLog2: the nodes a packet can be routed to (nic_route)
   parameter int AttLat    = 24,
   parameter int FifoBytes = 8192,
   parameter int LinkPkts  = 24,   // receive buffer per VC, in packets (the credits): a 50-cycle link at full rate
@@ -87,6 +88,9 @@ module nic_top #(
   logic [47:0] key_base;
   logic [39:0] key_len;
   logic [35:0] att_ppn;
+  logic        route_we;
+  logic [31:0] route_index;
+  logic [23:0] route_wdata;
   logic [13:0] node_id;
   logic [NumVp-1:0]    vp_en, vp_phys_ok, cq_irq, mpq_irq;
   /* verilator lint_off UNUSEDSIGNAL */  // read through the window
@@ -140,7 +144,7 @@ module nic_top #(
   assign lk_came_up = lk_up && !lk_up_q;
   logic [63:0]         rx_err, rx_err0, rx_err1;
 
-  nic_regs #(.NumVp(NumVp), .DqWords(DqWords), .NumKeys(NumKeys), .AttLog2(AttLog2), .ErrPorts(2)) u_regs (
+  nic_regs #(.NumVp(NumVp), .DqWords(DqWords), .NumKeys(NumKeys), .AttLog2(AttLog2), .RouteLog2(RouteLog2), .ErrPorts(2)) u_regs (
     .clk_i, .rst_ni,
     .mmio_req_valid_i, .mmio_req_ready_o, .mmio_req_write_i, .mmio_req_addr_i, .mmio_req_wdata_i,
     .mmio_rsp_valid_o, .mmio_rsp_rdata_o,
@@ -149,6 +153,7 @@ module nic_top #(
     .win_o(win), .win_rdata_i(win_rdata),
     .key_we_o(key_we), .key_sel_o(key_sel), .key_base_o(key_base), .key_len_o(key_len), .key_ctrl_o(key_ctrl),
     .att_we_o(att_we), .att_index_o(att_index), .att_ppn_o(att_ppn),
+    .route_we_o(route_we), .route_index_o(route_index), .route_o(route_wdata),
     .node_id_o(node_id), .vp_en_o(vp_en), .vp_phys_ok_o(vp_phys_ok),
     .dq_words_i(dq_words_rsv), .vp_status_i(vp_status),
     .tx_pkts_i(tx_pkts_q), .rx_pkts_i(rx_pkts_q),
@@ -544,9 +549,17 @@ module nic_top #(
   logic [127:0] lk_drop_word;
   logic [1:0]   lk_lst;
   logic [15:0]  lk_downs;
+  // each packet's router head from the route table (source routing; docs/machine.md)
+  logic [1:0]   lk_in_valid, lk_in_ready, lk_in_last;
+  logic [511:0] lk_in_data;
+  nic_route #(.Vcs(2), .NodeLog2(RouteLog2)) u_route (
+    .clk_i, .rst_ni, .we_i(route_we), .windex_i(route_index), .wroute_i(route_wdata),
+    .in_valid_i(vc_valid), .in_ready_o(vc_ready), .in_data_i(vc_data), .in_last_i(vc_last),
+    .out_valid_o(lk_in_valid), .out_ready_i(lk_in_ready), .out_data_o(lk_in_data), .out_last_o(lk_in_last));
+
   lnk_end #(.Vcs(2), .PktFlits(5), .Credits(LinkPkts), .BufPkts(LinkPkts), .RetxFlits(LinkRetx), .Timeout(LinkTmo),
             .DownRetries(LinkDownRetries)) u_link (
-    .clk_i, .rst_ni, .in_valid_i(vc_valid), .in_ready_o(vc_ready), .in_data_i(vc_data), .in_last_i(vc_last),
+    .clk_i, .rst_ni, .in_valid_i(lk_in_valid), .in_ready_o(lk_in_ready), .in_data_i(lk_in_data), .in_last_i(lk_in_last),
     .tx_valid_o, .tx_vc_o, .tx_data_o, .tx_head_o, .tx_tail_o, .tx_seq_o, .tx_crc_o,
     .rx_valid_i, .rx_vc_i, .rx_data_i, .rx_head_i, .rx_tail_i, .rx_seq_i, .rx_crc_i,
     .ctl_o, .ctl_valid_i, .ctl_i, .hold_i(sweeping),

@@ -12,6 +12,7 @@ rtl/nic/nic_cmpl.sv
 rtl/nic/nic_desc_check.sv
 rtl/nic/nic_exec.sv
 rtl/nic/nic_epoch_drop.sv
+rtl/nic/nic_route.sv
 rtl/nic/nic_ackgen.sv
 rtl/nic/nic_att.sv
 rtl/nic/nic_inval.sv

@@ -1,30 +1,12 @@
 // nic_pair.cpp: two nodes with NICs joined back to back.
 #include "sim/nic/nic_pair.hpp"
 
-#include <vector>
-
 #include "hpcnet/rdma.h"
-#include "sim/ssm/ssm_device.hpp"
 
 namespace hpcnet::sim {
 
 NicPair::NicPair(NicPairConfig cfg) : cfg_(std::move(cfg)), cluster_(ClusterConfig{cfg_.watchdog_cycles, cfg_.max_cycles}) {
-  for (unsigned i = 0; i < 2; ++i) {
-    NodeConfig nc;
-    nc.num_pe = cfg_.num_pe;
-    nc.num_threads = cfg_.num_threads;
-    nc.cpu = cfg_.cpu;
-    nc.clock_mhz = cfg_.clock_mhz;
-    nc.device_bus[nic::kDeviceId] = cfg_.pio;
-    std::vector<std::unique_ptr<Device>> devs;
-    const TraceWindow& tw = i == 0 ? cfg_.trace : cfg_.trace1;
-    auto n = cfg_.nic_make ? cfg_.nic_make(cfg_.clock_mhz, tw) : make_nic_device(cfg_.clock_mhz, tw);
-    n->pcie().config = cfg_.pcie;
-    nics_[i] = n.get();
-    devs.push_back(std::move(n));
-    if (cfg_.with_ssm) devs.push_back(make_ssm_device(2, cfg_.clock_mhz, TraceWindow::off()));
-    cluster_.add_node(std::make_unique<Node>(nc, std::move(devs)));
-  }
+  for (unsigned i = 0; i < 2; ++i) nics_[i] = add_nic_node(cluster_, cfg_, i == 0 ? cfg_.trace : cfg_.trace1).nic;
   auto l = std::make_unique<NicBackToBack>(nics_[0]->link(), nics_[1]->link(), cfg_.link_delay, cfg_.link_faults,
                                            cfg_.link_seed);
   link_ = l.get();

@@ -17,22 +17,15 @@
 #include "hpcnet/nic_driver.hpp"
 #include "sim/nic/nic_device.hpp"
 #include "sim/nic/nic_link.hpp"
+#include "sim/nic/nic_node.hpp"
 #include "sim/system/cluster.hpp"
 
 namespace hpcnet::sim {
 
-struct NicPairConfig {
-  unsigned num_pe = 4;
-  unsigned num_threads = 8;       // per PE: 32 threads, one per VP
-  double clock_mhz = 312.5;       // the NIC core clock; the node runs at it
-  PcieConfig pcie{};              // 8 GB/s each way, 0.8 us reads, MPS/MRRS 256, 24 B per TLP
-  BusConfig pio = pcie_pio_bus(); // uncached word every 20 cycles, WC 64-byte bursts
-  CpuCosts cpu{};
+struct NicPairConfig : NicNodeConfig {
   unsigned link_delay = 2;        // cycles a flit or control word takes on the link
   std::array<NicLinkFaults, 2> link_faults{};  // faults of each direction (from node i; none: a perfect wire)
   uint64_t link_seed = 1;         // the faults' random source
-  bool with_ssm = false;          // an SSM on each node too (the node's second device)
-  NicMake nic_make = nullptr;     // both NICs' nic_top model (an entry of nic_models(); nullptr: the default)
   TraceWindow trace;              // node 0's NIC (empty file: none)
   TraceWindow trace1;             // node 1's NIC
   uint64_t watchdog_cycles = 200000;

@@ -78,6 +78,7 @@ void Driver::init(unsigned node_id) {
   info_.dq_words = unsigned(f::CONFIG_DQ_WORDS.get(c));
   info_.num_keys = unsigned(f::CONFIG_NUM_KEYS.get(c));
   info_.att_log2 = unsigned(f::CONFIG_ATT_LOG2.get(c));
+  info_.route_log2 = unsigned(f::CONFIG_ROUTE_LOG2.get(c));
   info_.version = unsigned(f::ID_VERSION.get(id));
   if (node_id >= (1u << f::NODE_ID_ID.width)) throw std::invalid_argument(fmt::format("nic: node id {} does not fit 14 bits", node_id));
   node_id_ = node_id;
@@ -91,6 +92,17 @@ void Driver::init(unsigned node_id) {
   vp_irqs_.assign(size_t(info_.num_vp) * 3, 0);
   dev_.set_irq_handler([this] { handle_irq(); });
   write_reg(f::IRQ_ENABLE_OFFSET, 1);
+}
+
+void Driver::set_routes(const std::vector<uint32_t>& routes) {
+  if (routes.size() > (size_t(1) << info_.route_log2))
+    throw std::invalid_argument(fmt::format("nic: {} routes, the route table has {} entries", routes.size(),
+                                            size_t(1) << info_.route_log2));
+  write_reg(f::ROUTE_INDEX_OFFSET, 0);
+  for (uint32_t r : routes) {
+    if (r >> f::ROUTE_DATA_ROUTE.width) throw std::invalid_argument(fmt::format("nic: route {:#x} wider than 24 bits", r));
+    write_reg(f::ROUTE_DATA_OFFSET, r);
+  }
 }
 
 void Driver::lock() {

@@ -21,7 +21,8 @@
 //   - RX_ERR: the first report's fields, COUNT adding each report's (saturating); a write clears it
 //     (a report in the same cycle is lost with it, as the RTL does: the map does not say);
 //   - KEY_CTRL and ATT_DATA writes are a one-cycle pulse in the next cycle (key_we_o with the KEY_*
-//     registers; att_we_o with the index, which then moves on); a LINK_DROPS write pulses link_clr_o.
+//     registers; att_we_o with the index, which then moves on); ROUTE_DATA likewise (route_we_o with
+//     ROUTE_INDEX, which moves on); a LINK_DROPS write pulses link_clr_o.
 #pragma once
 
 #include <algorithm>
@@ -117,6 +118,9 @@ class RegsRef {
   bool link_clr() const { return link_clr_; }
   std::uint32_t att_index_o() const { return att_index_o_; }
   std::uint64_t att_ppn() const { return att_ppn_; }
+  bool route_we() const { return route_we_; }
+  std::uint32_t route_index_o() const { return route_index_o_; }
+  std::uint32_t route() const { return route_; }
   std::uint32_t node_id() const { return node_id_; }
   std::uint32_t key_sel() const { return key_sel_; }
   std::uint64_t key_base() const { return key_base_; }
@@ -166,7 +170,7 @@ class RegsRef {
       }
     }
     // software's writes
-    key_we_ = att_we_ = link_clr_ = false;
+    key_we_ = att_we_ = route_we_ = link_clr_ = false;
     if (wr && d.user && d.off == nrf::VP_IRQ_EN_OFFSET) irq_en_[d.vp] = static_cast<unsigned>(in.req_wdata & 7);
     if (wr && d.vpc) write_vpc(d, in.req_wdata);
     if (wr && d.priv && !d.vpc) write_priv(in.req_addr, in.req_wdata);
@@ -197,12 +201,13 @@ class RegsRef {
       case nrf::ID_OFFSET: return nrf::ID_MAGIC.put(nrf::ID_MAGIC_RESET) | nrf::ID_VERSION.put(nrf::ID_VERSION_RESET);
       case nrf::CONFIG_OFFSET:
         return nrf::CONFIG_NUM_VP.put(Vps) | nrf::CONFIG_DQ_WORDS.put(DqWords) | nrf::CONFIG_NUM_KEYS.put(NumKeys) |
-               nrf::CONFIG_ATT_LOG2.put(AttLog2);
+               nrf::CONFIG_ATT_LOG2.put(AttLog2) | nrf::CONFIG_ROUTE_LOG2.put(kRouteLog2);
       case nrf::NODE_ID_OFFSET: return node_id_;
       case nrf::IRQ_VP_OFFSET: return irq_vps();
       case nrf::IRQ_STATUS_OFFSET: return irq_status_;
       case nrf::IRQ_ENABLE_OFFSET: return irq_enable_;
       case nrf::ATT_INDEX_OFFSET: return att_index_;
+      case nrf::ROUTE_INDEX_OFFSET: return route_index_;
       case nrf::KEY_SEL_OFFSET: return key_sel_;
       case nrf::KEY_BASE_OFFSET: return key_base_;
       case nrf::KEY_LEN_OFFSET: return key_len_;
@@ -230,6 +235,12 @@ class RegsRef {
         att_index_o_ = att_index_++;
         att_ppn_ = nrf::ATT_DATA_PPN.get(w);
         break;
+      case nrf::ROUTE_INDEX_OFFSET: route_index_ = static_cast<std::uint32_t>(w); break;
+      case nrf::ROUTE_DATA_OFFSET:
+        route_we_ = true;
+        route_index_o_ = route_index_++;
+        route_ = static_cast<std::uint32_t>(nrf::ROUTE_DATA_ROUTE.get(w));
+        break;
       case nrf::KEY_SEL_OFFSET: key_sel_ = static_cast<std::uint32_t>(nrf::KEY_SEL_KEY.get(w)); break;
       case nrf::KEY_BASE_OFFSET: key_base_ = nrf::KEY_BASE_VADDR.get(w); break;
       case nrf::KEY_LEN_OFFSET: key_len_ = nrf::KEY_LEN_BYTES.get(w); break;
@@ -249,7 +260,9 @@ class RegsRef {
   unsigned irq_status_ = 0, irq_enable_ = 0;
   std::uint32_t node_id_ = 0, att_index_ = 0, att_index_o_ = 0, key_sel_ = 0;
   std::uint64_t key_base_ = 0, key_len_ = 0, key_ctrl_ = 0, rx_err_ = 0, att_ppn_ = 0, rdata_ = 0;
-  bool rsp_ = false, irq_ = false, key_we_ = false, att_we_ = false, link_clr_ = false;
+  bool rsp_ = false, irq_ = false, key_we_ = false, att_we_ = false, route_we_ = false, link_clr_ = false;
+  std::uint32_t route_index_ = 0, route_index_o_ = 0, route_ = 0;
+  static constexpr unsigned kRouteLog2 = 6;  // nic_regs' default RouteLog2
 };
 
 }  // namespace nic_tb

@@ -47,7 +47,7 @@ class RegsTb {
  public:
   // coverage
   std::uint64_t reads = 0, writes = 0, owner_reads = 0, pio = 0, drops = 0, pio_waits = 0, key_waits = 0,
-                commits = 0, att_writes = 0, doorbells = 0, irq_cycles = 0, quiet_cycles = 0, w1c_same = 0, made = 0, irq_vp_reads = 0;
+                commits = 0, att_writes = 0, route_writes = 0, doorbells = 0, irq_cycles = 0, quiet_cycles = 0, w1c_same = 0, made = 0, irq_vp_reads = 0;
 
   // w1c_same_ok: an IRQ_CAUSE write may meet a new cause of its VP in its cycle (see below)
   RegsTb(std::uint64_t seed, bool w1c_same_ok) : rng_(seed), w1c_same_ok_(w1c_same_ok) {
@@ -196,12 +196,12 @@ class RegsTb {
           rgf::IRQ_STATUS_OFFSET, rgf::IRQ_ENABLE_OFFSET, rgf::ATT_INDEX_OFFSET, rgf::ATT_DATA_OFFSET,
           rgf::KEY_SEL_OFFSET,  rgf::KEY_BASE_OFFSET, rgf::KEY_LEN_OFFSET,   rgf::KEY_CTRL_OFFSET,
           rgf::KEY_STATUS_OFFSET, rgf::LINK_STATUS_OFFSET, rgf::LINK_DROPS_OFFSET, rgf::RX_ERR_OFFSET,
-          rgf::COUNTERS_OFFSET};
-      const unsigned j = rng_.below(24);
-      if (j < 17) r.addr = offs[j];
-      else if (j < 21) r.addr = rgf::LINK_ERR_OFFSET + 8 * rng_.below(8);
-      else if (j == 21) r.addr = 0x20088 + 8 * rng_.below(15);
-      else if (j == 22) r.addr = 0x20140 + 8 * rng_.below((0x20800 - 0x20140) / 8);
+          rgf::COUNTERS_OFFSET, rgf::ROUTE_INDEX_OFFSET, rgf::ROUTE_DATA_OFFSET};
+      const unsigned j = rng_.below(26);
+      if (j < 19) r.addr = offs[j];
+      else if (j < 23) r.addr = rgf::LINK_ERR_OFFSET + 8 * rng_.below(8);
+      else if (j == 23) r.addr = 0x20098 + 8 * rng_.below(13);
+      else if (j == 24) r.addr = 0x20140 + 8 * rng_.below((0x20800 - 0x20140) / 8);
       else r.addr = 0x21000 + 8 * rng_.below((0x40000 - 0x21000) / 8);
     } else {  // a VPC element (past NumVp now and then)
       const std::uint32_t e = rng_.pct(85) ? rng_.below(kRgVps) : rng_.rnd(kRgVps, 31);
@@ -268,6 +268,9 @@ class RegsTb {
     REQUIRE(bool(m_.att_we_o) == ref_.att_we());
     REQUIRE(m_.att_index_o == ref_.att_index_o());
     REQUIRE(m_.att_ppn_o == ref_.att_ppn());
+    REQUIRE(bool(m_.route_we_o) == ref_.route_we());
+    REQUIRE(m_.route_index_o == ref_.route_index_o());
+    REQUIRE(m_.route_o == ref_.route());
     REQUIRE(bool(m_.link_clr_o) == ref_.link_clr());
     REQUIRE(m_.node_id_o == ref_.node_id());
     for (unsigned v = 0; v < kRgVps; ++v) {
@@ -287,6 +290,7 @@ class RegsTb {
     key_waits += in.req_valid && in.req_write && !ready && in.req_addr == rgf::KEY_CTRL_OFFSET;
     commits += ref_.key_we();
     att_writes += ref_.att_we();
+    route_writes += ref_.route_we();
     doorbells += ref_.doorbell(in);
     irq_cycles += ref_.irq();
     quiet_cycles += !ref_.irq();
@@ -316,7 +320,7 @@ static void run_regs(RegsTb& tb, bool w1c_same_ok) {
       "nic_regs", {{"reads", tb.reads}, {"of owners' registers", tb.owner_reads}, {"of IRQ_VP set", tb.irq_vp_reads},
                    {"writes", tb.writes}, {"PIO words", tb.pio}, {"dropped", tb.drops},
                    {"cycles a PIO write waited", tb.pio_waits}, {"cycles a KEY_CTRL write waited", tb.key_waits},
-                   {"commits", tb.commits}, {"ATT writes", tb.att_writes}, {"doorbells", tb.doorbells},
+                   {"commits", tb.commits}, {"ATT writes", tb.att_writes}, {"route writes", tb.route_writes}, {"doorbells", tb.doorbells},
                    {"IRQ_CAUSE clears with a cause of the same VP", tb.w1c_same}, {"cycles irq_o high", tb.irq_cycles},
                    {"low", tb.quiet_cycles}, {"error reports", tb.made}, {"applied", tb.applied()}});
   REQUIRE(tb.drained());
@@ -328,6 +332,7 @@ static void run_regs(RegsTb& tb, bool w1c_same_ok) {
   CHECK(tb.pio_waits > 100);
   CHECK(tb.key_waits > 100);
   CHECK(tb.att_writes > 200);
+  CHECK(tb.route_writes > 100);
   CHECK(tb.doorbells > 200);
   CHECK(tb.irq_cycles > 10000);
   CHECK(tb.quiet_cycles > 1000);

@@ -95,6 +95,11 @@ class NetJoined final : public NetSimBase {
     for (auto& h : h_) fold_rtr_waits(engine_.spec(), *h->dut().rootp, br_, w.max_wait, w.hold_cycles);
     return w;
   }
+  PortOut port_out(unsigned n) override {
+    const auto [m, b, l] = where_.at(n);
+    return {netport::field(m->inj_ready_o, l, 1) != 0, netport::field(m->ej_valid_o, l, 1) != 0,
+            m->ej_data_o.data() + static_cast<size_t>(l) * engine_.words()};
+  }
   unsigned nblocks() const { return static_cast<unsigned>(h_.size()); }
   uint64_t serial_steps() const override { return nt_ > 1 ? pool_.serial_steps() : 0; }
 

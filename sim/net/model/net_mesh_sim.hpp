@@ -44,6 +44,12 @@ class NetSim final : public NetSimBase {
     return w;
   }
 
+  PortOut port_out(unsigned n) override {
+    const V& m = h_.dut();
+    return {netport::field(m.inj_ready_o, n, 1) != 0, netport::field(m.ej_valid_o, n, 1) != 0,
+            m.ej_data_o.data() + static_cast<size_t>(n) * engine_.words()};
+  }
+
   void set_barrier_k(unsigned k) override {
     if constexpr (kBarrierPorts) {
       if (spec().barrier) {

@@ -62,6 +62,9 @@ namespace {
 }
 }  // namespace
 
+NetSimBase::PortOut NetSimBase::port_out(unsigned) {
+  throw std::logic_error(fmt::format("{}: this network's ports cannot be driven from outside", spec().label()));
+}
 void NetSimBase::set_barrier_k(unsigned) { no_barrier(spec()); }
 void NetSimBase::drive_barrier(unsigned, bool, bool, bool) { no_barrier(spec()); }
 NetSimBase::BarrierOut NetSimBase::barrier_out(unsigned) { no_barrier(spec()); }

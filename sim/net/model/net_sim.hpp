@@ -60,6 +60,7 @@ class NetSimBase {
 
   const NetSpec& spec() const { return engine_.spec(); }
   NetEngine& engine() { return engine_; }
+  const NetEngine& engine() const { return engine_; }
 
   virtual void reset_model() = 0;  // synchronous reset with idle injection ports
   virtual void step() = 0;         // one cycle (see NetEngine's protocol)
@@ -80,6 +81,15 @@ class NetSimBase {
     uint64_t max_wait = 0, hold_cycles = 0;
   };
   virtual RouterWaits router_waits() { return {}; }
+
+  // A node's port outputs after the last clock edge (registered in the routers), for devices that
+  // drive the ports themselves (NetEngine::set_external): the injection port's ready, the
+  // ejection port's valid and flit (engine().words() words, valid until the next step()).
+  struct PortOut {
+    bool inj_ready = false, ej_valid = false;
+    const uint32_t* ej_data = nullptr;
+  };
+  virtual PortOut port_out(unsigned n);
 
   // The multiphase barrier's ports (spec().barrier: net_mesh with Barrier = 1; docs/barrier.md).
   // set_barrier_k: K, the number of phases of a half barrier (taken at each enter). Per node n and

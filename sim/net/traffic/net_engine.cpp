@@ -228,7 +228,29 @@ void NetEngine::skip_to(uint64_t t) {
   stats_.cycles = now_;
 }
 
+void NetEngine::set_external(bool on) {
+  if (on && shards() != 1) throw std::logic_error("NetEngine: external ports run on one shard");
+  external_ = on;
+  gen_on_ = !on && (load_ > 0 || trace_);
+  port_flits_ = 0;
+  for (unsigned n = 0; n < nodes_; ++n) {
+    set_ej_ready(n, !on);
+    drive_port(n, false, nullptr);
+  }
+}
+
+void NetEngine::drive_port(unsigned n, bool valid, const uint32_t* flit) {
+  Shard& sh = shard_of(n);
+  const unsigned l = n - sh.lo;
+  uint64_t& v = sh.bits()[l >> 6];
+  const uint64_t bit = 1ull << (l & 63);
+  if (valid) std::copy_n(flit, words_, &stage_[static_cast<size_t>(n) * words_]);
+  if (valid || (v & bit)) mark(n);
+  v = valid ? v | bit : v & ~bit;
+}
+
 void NetEngine::begin_serial() {
+  if (external_) return;
   if (ej_prob_ < 1.0) {
     std::fill(ej_ready_.begin(), ej_ready_.end(), 0);
     for (unsigned n = 0; n < nodes_; ++n)
@@ -237,6 +259,11 @@ void NetEngine::begin_serial() {
 }
 
 void NetEngine::accepted(unsigned n) {
+  if (external_) {
+    ++shard_of(n).progress;
+    ++port_flits_;
+    return;
+  }
   Src& s = src_[n];
   Shard& sh = shard_of(n);
   const QEntry& e = s.q.front();
@@ -256,6 +283,11 @@ void NetEngine::accepted(unsigned n) {
 
 void NetEngine::ejected(unsigned n, const uint32_t* w) {
   Shard& sh = shard_of(n);
+  if (external_) {
+    ++sh.progress;
+    ++port_flits_;
+    return;
+  }
   ++sh.progress;
   ++sh.flits;
   if (now_ >= win_begin_ && now_ < win_end_) ++sh.win_ejected_flits;

@@ -111,6 +111,21 @@ class NetEngine {
   unsigned shards() const { return static_cast<unsigned>(shard_.size()); }
   unsigned shard_nodes() const { return shard_n_; }
 
+  // External ports (a fabric that joins devices to the routers, sim/machine): from set_external(true)
+  // on (after configure(), on one shard) the engine creates and checks no packet; per cycle,
+  // before the driver's step(), the devices set each node's injection flit (drive_port: valid
+  // and words() words, copied) and ejection ready (set_ej_ready); accepted() and ejected() count
+  // the flits moved (port_flits(), the watchdog's progress) and the devices see the handshakes
+  // themselves (NetSimBase::port_out: the routers' registered outputs).
+  void set_external(bool on);
+  bool external() const { return external_; }
+  void drive_port(unsigned n, bool valid, const uint32_t* flit);
+  void set_ej_ready(unsigned n, bool ready) {
+    uint64_t& w = ej_ready_[n >> 6];
+    w = ready ? w | 1ull << (n & 63) : w & ~(1ull << (n & 63));
+  }
+  uint64_t port_flits() const { return port_flits_; }
+
   // --- the per-cycle protocol (see the file comment) ---
   void begin_cycle() {
     begin_serial();
@@ -134,7 +149,7 @@ class NetEngine {
   // shard s's injection valid bits, bit l = node lo + l (one shard: bit n = node n)
   const uint64_t* inj_valid_bits(unsigned s = 0) const { return shard_[s].bits(); }
   unsigned chunks() const { return (shard_n_ + 63) / 64; }  // 64-node words of a shard's bits
-  bool ej_backpressure() const { return ej_prob_ < 1.0; }
+  bool ej_backpressure() const { return ej_prob_ < 1.0 || external_; }
   const uint64_t* ej_ready_bits() const { return ej_ready_.data(); }  // bit n = node n
   void accepted(unsigned n);
   // w is read now (a copy is kept for end_cycle() when the flit is a head or a tail)
@@ -246,6 +261,8 @@ class NetEngine {
   std::vector<uint32_t> tr_begin_, tr_pos_, tr_rec_;  // trace records per source node (CSR of record indices)
   uint64_t trace_left_ = 0;
   bool log_on_ = false;
+  bool external_ = false;
+  uint64_t port_flits_ = 0;  // external ports: flits injected and ejected
   std::vector<Delivery> log_;
   // Written by the calling thread every cycle, from here on; the shards' threads read only now_
   // here (the members above stay in their caches).

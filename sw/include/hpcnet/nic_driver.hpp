@@ -77,7 +77,7 @@ struct Region {
 };
 
 struct NicInfo {
-  unsigned num_vp = 0, dq_words = 0, num_keys = 0, att_log2 = 0, version = 0;
+  unsigned num_vp = 0, dq_words = 0, num_keys = 0, att_log2 = 0, route_log2 = 0, version = 0;
 };
 
 class Driver {
@@ -87,6 +87,11 @@ class Driver {
   Driver& operator=(const Driver&) = delete;
 
   void init(unsigned node_id);  // checks ID, reads CONFIG, sets NODE_ID, installs the irq handler
+  // The route table (source routing on a router network, docs/machine.md): routes[n] is the router
+  // head's route field (rtr_formats route, signed hops per dimension) of packets for node n,
+  // written from entry 0 on at start-up. std::invalid_argument when there are more destinations
+  // than the table has entries (2^info().route_log2). Nodes without an entry keep route 0.
+  void set_routes(const std::vector<uint32_t>& routes);
   const NicInfo& info() const { return info_; }
   unsigned node_id() const { return node_id_; }
   Platform& platform() { return p_; }
