@@ -29,7 +29,7 @@ NicNetFabric::NicNetFabric(const NicNetConfig& cfg, const std::vector<NicLinkPor
     ports_.push_back(std::make_unique<RouterPort>(cfg.clock_mhz, i == cfg.trace_node ? cfg.trace : TraceWindow::off()));
     const NicLinkFaults f = i < cfg.faults.size() ? cfg.faults[i] : NicLinkFaults{};
     wires_.push_back(std::make_unique<NicBackToBack>(*nics[i], ports_[i]->link(), cfg.link_delay,
-                                                     std::array<NicLinkFaults, 2>{f, NicLinkFaults{}}, cfg.seed + i));
+                                                     std::array<NicLinkFaults, 2>{f, f}, cfg.seed + i));
   }
 }
 

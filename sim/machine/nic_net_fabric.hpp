@@ -30,7 +30,7 @@ struct NicNetConfig {
   NetMode mode = NetMode::adbr;
   unsigned buf_pkts = 0;                 // router input buffers, packets (0: the model's default)
   unsigned link_delay = 2;               // cycles on each NIC-router wire
-  std::vector<NicLinkFaults> faults;     // per node (from the NIC; empty or shorter: none)
+  std::vector<NicLinkFaults> faults;     // per node: its NIC link's faults, both ways (empty or shorter: none)
   uint64_t seed = 1;                     // the faults' random source
   double clock_mhz = 312.5;
   TraceWindow trace;                     // plane 0 (its first block) and trace_node's router end
