@@ -33,9 +33,20 @@ struct MachineOptions {
 // The speed of a run: simulated cycles, wall time, peak memory.
 struct Speed {
   uint64_t cycles = 0;
-  double wall_s = 0;
+  double wall_s = 0, cpu_s = 0;  // the process's CPU time (this thread's work: the machine runs on one)
   long peak_rss_kib = 0;
   double cycles_per_s() const { return wall_s > 0 ? double(cycles) / wall_s : 0; }
+  double cycles_per_cpu_s() const { return cpu_s > 0 ? double(cycles) / cpu_s : 0; }
+};
+
+// Wall and CPU time since construction.
+class Stopwatch {
+ public:
+  Stopwatch();
+  Speed speed(uint64_t cycles) const;
+
+ private:
+  double wall0_, cpu0_;
 };
 
 sim::MachineConfig machine_config(const MachineOptions& o);

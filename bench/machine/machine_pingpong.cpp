@@ -103,7 +103,6 @@ unsigned node_at(const sim::MeshShape& s, unsigned h) {
 }  // namespace
 
 bool run_pingpong(const MachineOptions& o, const std::string& csv) {
-  const auto w0 = std::chrono::steady_clock::now();
   Progress prog("machine ping-pong", 2, o.progress);
   // the reference: the two-node platform, back to back
   sim::NicPair pair;
@@ -113,6 +112,7 @@ bool run_pingpong(const MachineOptions& o, const std::string& csv) {
   const OneWay b2b = bounce([&](unsigned n, std::function<void()> f) { pair.spawn(n, 0, 0, std::move(f)); },
                             [&] { pair.run(); }, pair_probe, 0, 1, o.rounds);
   prog.step(fmt::format("back to back: {:.1f} cycles one way", b2b.polled));
+  const Stopwatch sw;
   sim::Machine m(machine_config(o));
   std::vector<sim::NicDevice*> nics;
   for (unsigned i = 0; i < m.nodes(); ++i) nics.push_back(&m.nic(i));
@@ -148,8 +148,7 @@ bool run_pingpong(const MachineOptions& o, const std::string& csv) {
   fit.add({num(slope, 2), num(2.0, 0), num(icept), num(b2b.nic_nic), num(icept - b2b.nic_nic)});
   fmt::print("\nLeast-squares fit of NIC to NIC over 1..{} hops\n", diam);
   print_results(fit, csv_name(csv, "pingpong_fit"), "pingpong_fit");
-  Speed s{m.cycles(), std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count(), sim::peak_rss_kib()};
-  print_speed(o, s, m.nodes(), csv);
+  print_speed(o, sw.speed(m.cycles()), m.nodes(), csv);
   return true;
 }
 

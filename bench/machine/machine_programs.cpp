@@ -1,5 +1,6 @@
 // machine_programs.cpp: `hpcnet machine --program all-to-all | stencil`, and what every program shares.
 #include <chrono>
+#include <ctime>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -32,12 +33,21 @@ std::string csv_name(const std::string& stem, const std::string& table) {
   return p.string() + "-" + table + ".csv";
 }
 
+namespace {
+double wall_now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+double cpu_now() { return double(std::clock()) / CLOCKS_PER_SEC; }
+}  // namespace
+
+Stopwatch::Stopwatch() : wall0_(wall_now()), cpu0_(cpu_now()) {}
+Speed Stopwatch::speed(uint64_t cycles) const { return {cycles, wall_now() - wall0_, cpu_now() - cpu0_, sim::peak_rss_kib()}; }
+
 void print_speed(const MachineOptions& o, const Speed& s, unsigned nodes, const std::string& csv) {
-  Results r({{"nodes", ""}, {"cycles", ""}, {"wall_s", "wall (s)"}, {"cycles_per_s", "cycles/s"},
-             {"node_cycles_per_s", "node-cycles/s"}, {"peak_rss_mib", "peak memory (MiB)"}});
+  Results r({{"nodes", ""}, {"cycles", ""}, {"wall_s", "wall (s)"}, {"cpu_s", "CPU (s)"}, {"cycles_per_s", "cycles/s"},
+             {"cycles_per_cpu_s", "cycles/CPU-s"}, {"node_cycles_per_cpu_s", "node-cycles/CPU-s"},
+             {"peak_rss_mib", "peak memory (MiB)"}});
   r.config("shape", o.shape.name()).config("mode", sim::mode_name(o.mode)).config("program", o.program);
-  r.add({num(nodes), num(s.cycles), num(s.wall_s, 2), num(s.cycles_per_s(), 0), num(s.cycles_per_s() * nodes, 0),
-         num(double(s.peak_rss_kib) / 1024.0)});
+  r.add({num(nodes), num(s.cycles), num(s.wall_s, 2), num(s.cpu_s, 2), num(s.cycles_per_s(), 0), num(s.cycles_per_cpu_s(), 0),
+         num(s.cycles_per_cpu_s() * nodes, 0), num(double(s.peak_rss_kib) / 1024.0)});
   fmt::print("\nSimulation speed (the whole run: boot, program, checks)\n");
   print_results(r, csv_name(csv, "speed"), "speed");
 }
@@ -66,7 +76,7 @@ double bisection_bound(const sim::MeshShape& s) {
 bool run_alltoall(const MachineOptions& o, const std::string& csv) {
   if (o.size < 1 || o.size > 128)
     throw UsageError("--size", fmt::format("{} bytes: 1..128 (one packet a message)", o.size));
-  const auto w0 = std::chrono::steady_clock::now();
+  const Stopwatch sw;
   sim::Machine m(machine_config(o));
   const unsigned N = m.nodes();
   std::vector<rdma_ep*> ep(N);
@@ -124,8 +134,7 @@ bool run_alltoall(const MachineOptions& o, const std::string& csv) {
   fmt::print("\nAll-to-all on {} {}: every node writes {} bytes to every other node, {} rounds (immediate writes)\n",
              o.shape.name(), sim::mode_name(o.mode), o.size, o.rounds);
   print_results(r, csv_name(csv, "alltoall"), "alltoall");
-  print_speed(o, {m.cycles(), std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count(), sim::peak_rss_kib()},
-              N, csv);
+  print_speed(o, sw.speed(m.cycles()), N, csv);
   if (bad || errors) std::fprintf(stderr, "hpcnet: check failed: all-to-all: %llu bytes wrong, %d nodes with errors\n",
                                   static_cast<unsigned long long>(bad), errors);
   return !bad && !errors;
@@ -134,7 +143,7 @@ bool run_alltoall(const MachineOptions& o, const std::string& csv) {
 bool run_stencil(const MachineOptions& o, const std::string& csv) {
   namespace st = hpcnet::stencil;
   if (o.shape.dims != 2) throw UsageError("--shape", "the stencil runs on a 2-D mesh or torus");
-  const auto w0 = std::chrono::steady_clock::now();
+  const Stopwatch sw;
   sim::Machine m(machine_config(o));
   const unsigned N = m.nodes();
   st::StencilConfig c;
@@ -177,8 +186,7 @@ bool run_stencil(const MachineOptions& o, const std::string& csv) {
   fmt::print("\nJacobi stencil on {} {}: {}x{} points a node, {} steps; time per node, average (cycles)\n",
              o.shape.name(), sim::mode_name(o.mode), o.tile, o.tile, o.steps);
   print_results(r, csv_name(csv, "stencil"), "stencil");
-  print_speed(o, {m.cycles(), std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count(), sim::peak_rss_kib()},
-              N, csv);
+  print_speed(o, sw.speed(m.cycles()), N, csv);
   if (!same || errors) std::fprintf(stderr, "hpcnet: check failed: stencil: %s\n", errors ? "an RDMA or SSM error" : "differs from the host's");
   return same && !errors;
 }
