@@ -8,6 +8,7 @@
 
 #include "hpcnet/tb/seed.hpp"
 #include "machine_tb.hpp"
+#include "sim/nic/nic_probe.hpp"
 
 using namespace machine_tb;
 using hpcnet::sim::MeshShape;
@@ -141,4 +142,68 @@ TEST_CASE("machine: a destination without a route is answered BAD_NODE by the se
   std::copy(data.begin(), data.end(), want.begin() + 64);
   CHECK(job.image(3) == want);
   CHECK(job.image(0) == std::vector<uint8_t>(4096, 0));
+}
+
+TEST_CASE("machine: rdma_fence orders a write to one node before a write to another (ADBR)", "[machine]") {
+  // node 0 writes data to node 5, fences, then writes a flag to node 10; node 10, seeing the flag,
+  // reads node 5's data by RDMA: it must be that round's, whatever the routes and their order
+  // (node 0 starts a round once node 10 has checked the last one: every round's fence is tested)
+  MachineConfig cfg = machine_cfg({4, 4}, NetMode::adbr);
+  Job job(cfg, 8192);
+  const uint64_t seed = hpcnet::tb::seed("machine fence");
+  constexpr unsigned kRounds = 30, kA = 5, kB = 10;
+  unsigned checked = 0;
+  // node 0's NIC: with the fence, each packet it sends follows the answer to the one before
+  auto probe_owner = std::make_unique<hpcnet::sim::NicProbe>(std::vector<hpcnet::sim::NicDevice*>{&job.m.nic(0)}, job.m.node(0));
+  hpcnet::sim::NicProbe& probe = *probe_owner;
+  job.m.cluster().add_fabric(std::move(probe_owner));
+  probe.arm();
+  job.m.spawn(0, 0, 0, [&] {
+    rdma_ep* ep = job.ep[0];
+    std::mt19937_64 rng(seed);
+    const rdma_opts o = tb_opts();
+    for (uint64_t r = 1; r <= kRounds; ++r) {
+      while (checked + 1 < r) hpcnet::this_platform()->relax();
+      std::vector<uint8_t> data(128);
+      for (auto& b : data) b = uint8_t(rng());
+      data[0] = uint8_t(r);
+      REQUIRE(rdma_write_imm(ep, kA, 0, rdma_addr{job.key[kA], job.va[kA] + 128 * r}, data.data(), 128, &o) == 0);
+      rdma_fence(ep);
+      REQUIRE(rdma_write_imm(ep, kB, 0, rdma_addr{job.key[kB], job.va[kB]}, &r, 8, &o) == 0);
+    }
+    REQUIRE(rdma_quiet(ep) == 0);
+  });
+  job.m.spawn(kB, 0, 0, [&] {
+    rdma_ep* ep = job.ep[kB];
+    hpcnet::Platform& p = *hpcnet::this_platform();
+    const rdma_opts o = tb_opts();
+    uint64_t seen = 0;
+    while (seen < kRounds) {
+      uint64_t v = 0;
+      rdma_mem_read(ep, job.va[kB], &v, 8);
+      if (v == seen) {
+        p.relax();
+        continue;
+      }
+      seen = v;
+      // the data of round `seen` is at node 5: read it
+      REQUIRE(rdma_read(ep, kA, 0, rdma_addr{job.key[kA], job.va[kA] + 128 * seen},
+                        rdma_addr{job.key[kB], job.va[kB] + 4096}, 128, &o) == 0);
+      REQUIRE(rdma_quiet(ep) == 0);
+      uint8_t first = 0;
+      rdma_mem_read(ep, job.va[kB] + 4096, &first, 1);
+      REQUIRE(first == uint8_t(seen));
+      ++checked;
+    }
+  });
+  job.m.run();
+  CHECK(checked == kRounds);
+  // sent and received heads at node 0 alternate: data, its ACK, flag, its ACK, ...
+  const auto& rec = probe.node(0);
+  REQUIRE(rec.tx_head.size() == 2 * kRounds);
+  REQUIRE(rec.rx_head.size() == 2 * kRounds);
+  for (size_t i = 1; i < rec.tx_head.size(); ++i) {
+    INFO("packet " << i);
+    REQUIRE(rec.rx_head[i - 1] < rec.tx_head[i]);
+  }
 }
