@@ -5,6 +5,8 @@
 //               polled in memory; the per-hop slope and the intercept (least squares);
 //   all-to-all  every node writes --size bytes to every other node, --rounds times: aggregate
 //               throughput against the network's bisection bound; every byte checked;
+//   stream      node 0 streams RDMA writes to the farthest node, alone and with background traffic
+//               from every other node at the loads given; bandwidth, the bytes checked;
 //   stencil     the 2-D Jacobi (hpcnet/stencil.hpp) on the node grid, checked bit for bit against
 //               the host; the time split into compute, halo and synchronisation.
 // Every program reports the simulation's speed (cycles per second, peak memory).
@@ -12,6 +14,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "common/registry.hpp"
 #include "sim/machine/machine.hpp"
@@ -23,7 +26,8 @@ struct MachineOptions {
   sim::NetMode mode = sim::NetMode::adbr;
   std::string program = "ping-pong";
   unsigned rounds = 20;         // ping-pong round trips per distance; all-to-all rounds
-  unsigned size = 64;           // all-to-all bytes per message
+  unsigned size = 64;           // all-to-all bytes per message (stream: 65536)
+  std::vector<double> loads{0.0};  // stream: background loads
   unsigned tile = 16, steps = 10;
   unsigned trace_node = 0;
   uint64_t seed = 1;
@@ -55,6 +59,7 @@ sim::MachineConfig machine_config(const MachineOptions& o);
 bool run_pingpong(const MachineOptions& o, const std::string& csv);
 bool run_alltoall(const MachineOptions& o, const std::string& csv);
 bool run_stencil(const MachineOptions& o, const std::string& csv);
+bool run_stream(const MachineOptions& o, const std::string& csv);
 
 // The speed table every program ends with.
 void print_speed(const MachineOptions& o, const Speed& s, unsigned nodes, const std::string& csv);

@@ -24,14 +24,17 @@ void add_machine_commands(Registry& reg) {
               RunFlags f;
             };
             auto st = std::make_shared<State>();
-            c.add_option("--program", st->o.program, "ping-pong, all-to-all or stencil")
-                ->check(CLI::IsMember({"ping-pong", "all-to-all", "stencil"}));
+            c.add_option("--program", st->o.program, "ping-pong, all-to-all, stream or stencil")
+                ->check(CLI::IsMember({"ping-pong", "all-to-all", "stream", "stencil"}));
             c.add_option("--shape", st->shape, "the network: KxK[xK][-torus] (e.g. 4x4, 8x8, 4x4-torus)")
                 ->check(parses(sim::MeshShape::parse, "SHAPE"));
             c.add_option("--mode", st->mode, "router mode: adbr, dorvct, dorwh")->check(parses(sim::parse_mode, "MODE"));
             c.add_option("--rounds", st->o.rounds, "ping-pong: round trips per distance; all-to-all: rounds (--quick: 4)")
                 ->check(CLI::Range(1u, 100000u));
-            c.add_option("--size", st->o.size, "all-to-all: bytes a message, 1..128")->check(CLI::Range(1u, 128u));
+            c.add_option("--size", st->o.size, "all-to-all: bytes a message, 1..128; stream: 1..1048576 (default 65536)")
+                ->check(CLI::Range(1u, 1u << 20));
+            add_list(c, "--loads", st->o.loads, "stream: background loads, fractions of a link (0..0.9; default 0)")
+                ->check(CLI::Range(0.0, 0.9));
             c.add_option("--tile", st->o.tile, "stencil: points per side of a node's tile, 1..16 (a halo in one packet)")
                 ->check(CLI::Range(1u, 16u));
             c.add_option("--steps", st->o.steps, "stencil: Jacobi steps (--quick: 3)")->check(CLI::Range(1u, 100000u));
@@ -44,7 +47,10 @@ void add_machine_commands(Registry& reg) {
               if (o.trace_node >= o.shape.nodes())
                 throw UsageError("--trace-node", fmt::format("node {} of a {}-node machine", o.trace_node, o.shape.nodes()));
               if (const std::string why = sim::net_unavailable(o.shape, o.mode); !why.empty()) throw UsageError("--shape", why);
-              if (o.program != "all-to-all") reject_if_given(c, "--size", "all-to-all only");
+              if (o.program != "all-to-all" && o.program != "stream") reject_if_given(c, "--size", "all-to-all and stream only");
+              if (o.program != "stream") reject_if_given(c, "--loads", "stream only");
+              if (o.program == "stream" && !c.count("--size")) o.size = 65536;
+              if (o.program == "all-to-all" && o.size > 128) throw UsageError("--size", fmt::format("{} bytes: all-to-all takes 1..128", o.size));
               if (o.program != "stencil") {
                 reject_if_given(c, "--tile", "stencil only");
                 reject_if_given(c, "--steps", "stencil only");
@@ -58,6 +64,7 @@ void add_machine_commands(Registry& reg) {
               try {
                 if (o.program == "ping-pong") ok = run_pingpong(o, st->f.csv);
                 else if (o.program == "all-to-all") ok = run_alltoall(o, st->f.csv);
+                else if (o.program == "stream") ok = run_stream(o, st->f.csv);
                 else ok = run_stencil(o, st->f.csv);
               } catch (const std::invalid_argument& e) {  // a machine that cannot be built (no sync tree of that size)
                 throw UsageError("--shape", e.what());

@@ -16,6 +16,6 @@ cli_expect(machine_stencil_quick 0 [=[^nodes +grid +steps +cycles]=] --has [=[^4
            -- machine --program stencil --shape 2x2 --tile 8 --quick --quiet)
 # refused before anything runs
 cli_expect(machine_bad_program 2 [=[--program]=] -- machine --program broadcast)
-cli_expect(machine_bad_size 2 [=[--size: does not apply: all-to-all only]=] -- machine --program ping-pong --size 64)
+cli_expect(machine_bad_size 2 [=[--size: does not apply: all-to-all and stream only]=] -- machine --program ping-pong --size 64)
 cli_expect(machine_bad_trace_node 2 [=[--trace-node: node 9 of a 4-node machine]=] -- machine --shape 2x2 --trace-node 9)
 cli_expect(machine_stencil_no_tree 2 [=[--shape]=] -- machine --program stencil --shape 3x3 --quick)
