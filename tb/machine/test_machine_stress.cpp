@@ -26,7 +26,7 @@ uint64_t stress_case(MachineConfig cfg, const StressConfig& sc, const char* name
   Job job(std::move(cfg), size_t(sc.batch) * sc.slot * (2 * N + 2));
   const uint64_t t0 = job.m.cycles();
   const StressTotals t = stress_run(job, sc, seed);
-  INFO("cycles " << job.m.cycles() - t0 << ", " << t.batches << " batches, " << t.writes << " writes (" << t.bytes << " bytes), "
+  WARN("cycles " << job.m.cycles() - t0 << ", " << t.batches << " batches, " << t.writes << " writes (" << t.bytes << " bytes), "
                  << t.reads << " reads, " << t.mps << " mini-packets");
   CHECK(t.writes > 50 * N);
   CHECK(t.reads > 20 * N);
