@@ -60,83 +60,42 @@ module nic_rx_tbl #(
     $error("nic_rx_tbl: Ents must be >= 2 and Slots >= 1");
   end
 
-  logic [Ents-1:0]    tv_q;          // tag valid
-  logic [Ents*22-1:0] tk_q;          // tags
-  logic [Ents-1:0]    m;
+  // the keys (a CAM)
+  logic [Ents-1:0]    tv;            // valid
+  logic [Ents*22-1:0] tk;            // keys
+  logic [Ents-1:0]    m, pg;         // match; purged at this edge
   logic [IW-1:0]      mi, fi;
   logic               any_free;
   always_comb begin
     mi = '0;
-    fi = '0;
-    any_free = 1'b0;
-    for (int e = 0; e < Ents; e++) begin
-      m[e] = tv_q[e] && tk_q[e*22 +: 22] == key_i;
-      if (m[e]) mi = IW'(e);
-    end
-    for (int e = Ents - 1; e >= 0; e--) begin
-      if (!tv_q[e]) begin
-        fi = IW'(e);
-        any_free = 1'b1;
-      end
-    end
     used_o = '0;
-    for (int e = 0; e < Ents; e++) used_o = used_o + (IW + 1)'(tv_q[e]);
-  end
-  logic [Ents-1:0] pg;  // purged at this edge
-  always_comb begin
-    for (int e = 0; e < Ents; e++)
-      pg[e] = purge_i && tv_q[e] && tk_q[e*22 + MsgW +: 2] != purge_ep_i
-              && (!purge_src_i || tk_q[e*22 + 8 +: 14] == purge_node_i);
+    for (int e = 0; e < Ents; e++) begin
+      m[e]  = tv[e] && tk[e*22 +: 22] == key_i;
+      pg[e] = purge_i && tv[e] && tk[e*22 + MsgW +: 2] != purge_ep_i
+              && (!purge_src_i || tk[e*22 + 8 +: 14] == purge_node_i);
+      if (m[e]) mi = IW'(e);
+      used_o = used_o + (IW + 1)'(tv[e]);
+    end
   end
   assign hit_o  = |m;
   assign full_o = !any_free;
   assign idx_o  = hit_o ? mi : fi;
-
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      tv_q <= '0;
-      tk_q <= '0;
-    end else begin
-      for (int e = 0; e < Ents; e++) begin
-        if ((free_i && fidx_i == IW'(e)) || pg[e]) tv_q[e] <= 1'b0;
-        if (alloc_i && idx_o == IW'(e)) begin
-          tv_q[e] <= 1'b1;
-          tk_q[e*22 +: 22] <= key_i;
-        end
-      end
-    end
-  end
+  nic_rx_slots #(.N(Ents), .TagW(22)) u_keys (
+    .clk_i, .rst_ni, .free_o(any_free), .idx_o(fi), .take_i(alloc_i), .tag_i(key_i),
+    .rel_i(free_i), .rel_idx_i(fidx_i), .clr_i(pg), .busy_o(tv), .tags_o(tk));
 
   cmn_ctx_mem #(.Width(StW), .Depth(Ents), .Reads(1)) u_st (
     .clk_i, .rst_ni, .we_i, .waddr_i(widx_i), .wdata_i, .raddr_i(mi), .rdata_o(rd_o));
 
-  // parked EVENTs
-  logic [Slots-1:0]    pb_q;   // busy
-  logic [Slots*IW-1:0] po_q;   // the entry each belongs to
+  // parked EVENTs: each slot's tag is the entry it belongs to (released when that is purged)
+  logic [Slots-1:0]    pb, pclr;
+  logic [Slots*IW-1:0] po;
   always_comb begin
-    pk_idx_o  = '0;
-    pk_free_o = 1'b0;
-    for (int s = Slots - 1; s >= 0; s--) begin
-      if (!pb_q[s]) begin
-        pk_idx_o  = SW'(s);
-        pk_free_o = 1'b1;
-      end
-    end
+    for (int s = 0; s < Slots; s++) pclr[s] = pb[s] && pg[po[s*IW +: IW]];
   end
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      pb_q <= '0;
-      po_q <= '0;
-    end else begin
-      for (int s = 0; s < Slots; s++) begin
-        if ((pk_rel_i && pk_ridx_i == SW'(s)) || pg[po_q[s*IW +: IW]]) pb_q[s] <= 1'b0;
-        if (pk_take_i && pk_idx_o == SW'(s)) begin
-          pb_q[s] <= 1'b1;
-          po_q[s*IW +: IW] <= idx_o;
-        end
-      end
-    end
-  end
+  nic_rx_slots #(.N(Slots), .TagW(IW)) u_slots (
+    .clk_i, .rst_ni, .free_o(pk_free_o), .idx_o(pk_idx_o), .take_i(pk_take_i), .tag_i(idx_o),
+    .rel_i(pk_rel_i), .rel_idx_i(pk_ridx_i), .clr_i(pclr), .busy_o(pb), .tags_o(po));
   cmn_ctx_mem #(.Width(PkW), .Depth(Slots), .Reads(1)) u_pk (
     .clk_i, .rst_ni, .we_i(pk_we_i), .waddr_i(pk_widx_i), .wdata_i(pk_wdata_i), .raddr_i(pk_ridx_i),
     .rdata_o(pk_rd_o));
@@ -147,7 +106,6 @@ module nic_rx_tbl #(
       a_alloc: assert (!alloc_i || (!hit_o && !full_o)) else $error("nic_rx_tbl: allocation on a hit or a full table");
       a_onehot: assert ($countones(m) <= 1) else $error("nic_rx_tbl: a key in two entries");
       a_ep: assert (MsgW + 2 <= 8) else $error("nic_rx_tbl: MsgW too large");
-      a_take: assert (!pk_take_i || pk_free_o) else $error("nic_rx_tbl: an EVENT parked with no free slot");
     end
   end
 `endif
