@@ -1,54 +1,45 @@
 // nic_rx: the receive side of one virtual channel (docs/nic.md section 7). Takes the link's
-// packets of that VC (5 flits: head, four payload flits) one at a time; each packet is handled on
-// its own: packets of many senders may come interleaved, and a message's packets in any order.
-//   WRITE / READ_DATA : the message's state (bytes still to come, its first failure, its parked
-//                       EVENT) lives in a table keyed by {SRC_NODE, MSG_ID} (nic_rx_tbl: Ents
-//                       entries, allocated by the first packet of a message to arrive, freed when
-//                       the message is answered; a head that needs an entry while the table is full
-//                       waits). Each packet's valid bytes are written through engine 2 (wr_*) when
-//                       the message has not failed and the packet passes its own check: the FIRST
-//                       packet checks the whole range [ADDR, ADDR + MSG_LEN) (key, owner = DST_VP,
-//                       WRITE right, PHYS only for a VP with PHYS_OK); a later packet of the message
-//                       whose FIRST check passed uses that message's page translations (the current
-//                       page and the next one, asked for ahead); any other packet asks for its own
-//                       bytes' translation. The message is complete when its bytes counted reach
-//                       MSG_LEN: WRITE is answered (ack_*: ACK, or NACK with the first failure)
-//                       unless it has REV, READ_DATA is reported to the completion unit (done_*).
-//                       A LAST packet whose AUX STATUS is not OK fails the message (its bytes are
-//                       not written). A failed message may have written the bytes of packets that
-//                       came before the failure.
-//   EVENT             : of a complete message (kept in the table for it): its 16 bytes are written
-//                       (when the message and the event address pass), then the message is
-//                       answered. Before its message's data is complete: parked (nic_rx_tbl, Slots
-//                       EVENTs; a head that finds none free waits) and written, then answered, by
-//                       the packet that completes the message.
-//   READ_REQ          : handed to engine 1 (job_*), which checks and reads the source; for a VP
-//                       that is not enabled, answered NACK (BAD_VP).
-//   MP                : written into the destination VP's MPQ (128-byte entry: the mp_head word,
-//                       then payload bytes 8..127), answered ACK, or NACK (BAD_VP, MPQ_FULL).
+// packets of that VC (5 flits: head, four payload flits) one at a time, each on its own: packets of
+// many senders may come interleaved, a message's packets in any order.
+//   WRITE / READ_DATA : the message's state lives in nic_rx_tbl, by {SRC_NODE, MSG_ID} (bytes still
+//                       to come, its first failure, its parked EVENT; an entry taken by the first
+//                       packet to arrive, freed when the message is answered; a head that needs one
+//                       when the table is full waits). A packet's valid bytes are written through
+//                       engine 2 (wr_*) when the message has not failed and the packet passes its
+//                       check: the FIRST packet's of the whole range [ADDR, ADDR + MSG_LEN) (key,
+//                       owner = DST_VP, WRITE right, PHYS only with PHYS_OK); a later packet of the
+//                       message whose FIRST check passed uses its page translations (the current
+//                       page and the next, asked for ahead); any other its own bytes'. DST_VP
+//                       disabled (BAD_VP) or a LAST packet with AUX STATUS not OK fails the message.
+//                       Complete (bytes counted = MSG_LEN): WRITE answered (ack_*: ACK, or NACK with
+//                       the first failure) unless REV, READ_DATA reported (done_*). A failed message
+//                       may have written the bytes of packets that came before the failure.
+//   EVENT             : of a complete message: its 16 bytes written (message and event address
+//                       passed), then the message answered. Before the data is complete: parked
+//                       (Slots; a head that finds none free waits), written by the completing packet.
+//   READ_REQ          : handed to engine 1 (job_*); for a VP not enabled, answered NACK (BAD_VP).
+//   MP                : written into the destination VP's MPQ (nic_rx_mpq), answered ACK, or NACK
+//                       (BAD_VP, MPQ_FULL).
 //   ACK / NACK        : reported to the completion unit (done_*; a NACK's status gets bit 7).
 //   anything else     : dropped and reported (rx_err_*); a message for another node is also
 //                       answered NACK (BAD_NODE) at its end, so that its sender completes.
 //   Fence             : while inv_active_i, a translation of inv_key_i is not used again: the
-//                       packet being written finishes (its beats were taken with the old
-//                       translation before the commit or go out now, before the fence ends), the
-//                       message's cached pages are dropped (its later packets ask for their own
-//                       translation, which fails: BAD_KEY, answered once at the message's end). A
-//                       lookup of that key outstanding, or answered OK while the fence is active,
-//                       counts as failed. inv_hold_o stays high until none is held or outstanding.
-// Link           : an answer or READ_DATA (VC1) whose MSG_ID is of an older link epoch than
-//                  epoch_i is dropped whole, unreported: its message completed with LINK_DOWN
-//                  when the link went down (nic_cmpl).
+//                       packet being written finishes, the message's kept pages are dropped (its
+//                       later packets ask for their own translation, which fails: BAD_KEY). A lookup
+//                       of the key outstanding, or answered OK during the fence, counts as failed.
+//                       inv_hold_o stays high until none is held or outstanding.
+//   Link / epochs     : VC1: an answer or READ_DATA of an older link epoch than epoch_i is dropped
+//                       whole (its message completed with LINK_DOWN, nic_cmpl). A sender's entries
+//                       of an older epoch are dropped at its first packet of a newer one (VC1: at a
+//                       head taken in SHead, those of another epoch than epoch_i).
 // Writes: one engine 2 transaction per packet, or per page of a message's in-order packets: the
-// last beat of a packet (not the message's last, nor a page's) is held (SHold) for one look at the
-// next flit: shown at once, it continues the transaction when that flit is the head of the same
-// message's next contiguous packet (taken with the beat, no cycle lost), else it closes it. So no
-// transaction stays open while the VC waits, and none across an answer. The answers and reports
-// leave only after the last write beat they cover was accepted by engine 2, which applies writes
-// in order.
+// last beat of a packet that does not complete its message nor end a page is held (SHold) for one
+// look at the next flit: the head of the same message's next contiguous packet continues the
+// transaction (taken with the beat), anything else, or none, closes it. The answers and reports
+// leave only after the last write beat they cover was accepted by engine 2 (writes in order).
 // Parameters: NumVp; Vc (0 or 1: the packet types expected here, others are malformed); MsgW (the
-//   senders' MSG_ID slot bits: the epoch sits above them); Ahead, AheadAll (nic_rx_ahead); Ents
-//   (messages in progress, nic_rx_tbl); Slots (EVENTs parked before their data, Vc 0).
+//   senders' MSG_ID slot bits, the epoch above them); Ahead, AheadAll (nic_rx_ahead); Ents
+//   (messages in progress); Slots (EVENTs parked before their data, Vc 0).
 module nic_rx #(
   parameter int NumVp = 32,
   parameter int Vc    = 0,
@@ -160,7 +151,7 @@ module nic_rx #(
   logic        mc_ok_q;
   logic [13:0] m_src_q;
   logic [7:0]  m_id_q;
-  logic [47:0] m_start_q, m_end_q;
+  logic [47:0] m_end_q;
   logic [15:0] m_key_q;
   logic [4:0]  m_vp_q;
   logic        m_phys_q;
@@ -249,7 +240,7 @@ module nic_rx #(
   logic [31:0]     d_rem;      // bytes of the message still to come after this packet
   logic            d_done, d_free;
   assign t_rd = t_rd_v;
-  nic_rx_tbl #(.Ents(Ents), .Slots(Slots), .MsgW(MsgW)) u_tbl (
+  nic_rx_tbl #(.Ents(Ents), .Slots(Vc == 0 ? Slots : 0), .MsgW(MsgW)) u_tbl (
     .clk_i, .rst_ni, .key_i({h.src_node, h.msg_id}), .hit_o(t_hit), .full_o(t_full), .idx_o(t_idx),
     .rd_o(t_rd_v), .used_o(t_used), .alloc_i(t_alloc), .we_i(t_we), .widx_i(e_idx_q),
     .wdata_i(state_q == SEvPk ? {e_known_q, e_rem_q, e_st_q, e_ev_q, e_slot_q}
@@ -274,11 +265,11 @@ module nic_rx #(
   assign h_cplt = t_hit && t_rd.known && t_rd.rem == '0;
   logic h_wait;  // the head needs an entry, or a parked EVENT slot, that it cannot have yet
   assign h_wait = ((h_data || h_ev) && !t_hit && t_full) || (h_ev && !h_cplt && !pk_free);
-  // a packet of the message whose FIRST check passed, inside its range: its pages may be used
+  // a packet of the message whose FIRST check passed (its range): its pages may be used (the
+  // sender's NIC keeps a message's packets inside its range; the ATT protects per page)
   logic h_m;
   assign h_m = mc_ok_q && !kill_m && h.src_node == m_src_q && h.msg_id == m_id_q && h.dst_vp == m_vp_q
-               && h.phys == m_phys_q
-               && (h.phys || (h.addr.key == m_key_q && h.addr.addr >= m_start_q && h.addr.addr + 48'(h.len) <= m_end_q));
+               && h.phys == m_phys_q && (h.phys || h.addr.key == m_key_q);
   // a sender's messages of an older epoch are purged when its first packet of a newer one comes
   // (VC0); on VC1 every entry of another epoch than this node's, at a head taken in SHead (not at
   // a packet continuing a held beat: it was judged, with its epoch, when the beat was first shown)
@@ -414,41 +405,15 @@ module nic_rx #(
   assign hold = state_q == SData && pk_ok_q && pk_m_q && f_any && f_lastw && cin_last && !h_q.last && !d_done
                 && !h_q.phys && blk_v[11:7] != 5'h1F;
 
-  // MPQ context (nic_ring_ctx): read for the packet being written (port 0) and for the head flit
-  // arriving (port 1: its PHASE bit)
-  logic [4:0]  mvp;
+  // the MPQ side: the entry of the mini-packet being written, its head word (nic_rx_mpq)
   logic [47:0] mpq_addr;
-  logic [31:0] mpq_used, mpq_size, mpq_idx;
-  logic [4:0]  mlog;
-  logic        mpq_we;
-  logic [2*5-1:0]  mx_log2;
-  logic [2*32-1:0] mx_tail;
-  /* verilator lint_off UNUSEDSIGNAL */  // port 1 needs only log2 and tail; no next values
-  logic [2*48-1:0] mx_base;
-  logic [2*32-1:0] mx_head;
-  logic [2*5-1:0]  mx_log2_nx;
-  logic [2*32-1:0] mx_head_nx, mx_tail_nx;
-  /* verilator lint_on UNUSEDSIGNAL */
-  assign mvp = h_q.dst_vp;
-  assign mpq_we = state_q == SMp && cin_valid && cin_ready && cin_last;
-  nic_ring_ctx #(.NumVp(NumVp), .Reads(2), .BaseOff(nic_formats_pkg::NIC_VPC_MPQ_BASE_OFFSET),
-                 .Log2Lsb(nic_formats_pkg::NIC_VPC_SIZES_MPQ_LOG2_LSB),
-                 .HeadOff(nic_formats_pkg::NIC_VP_MPQ_HEAD_OFFSET),
-                 .TailOff(nic_formats_pkg::NIC_VP_MPQ_TAIL_OFFSET)) u_mpq (
-    .clk_i, .rst_ni, .win_i, .win_rdata_o,
-    .tail_we_i(mpq_we), .tail_vp_i(mvp), .tail_i(mx_tail[31:0] + 32'd1),
-    .rd_vp_i({h.dst_vp, mvp}), .base_o(mx_base), .log2_o(mx_log2), .head_o(mx_head), .tail_o(mx_tail),
-    .log2_nx_o(mx_log2_nx), .head_nx_o(mx_head_nx), .tail_nx_o(mx_tail_nx));
-  always_comb begin
-    mlog     = mx_log2[4:0];
-    mpq_size = 32'd1 << mlog;
-    mpq_used = mx_tail[31:0] - mx_head[31:0];
-    mpq_idx  = mx_tail[31:0] & (mpq_size - 32'd1);
-    mpq_addr = mx_base[47:0] + {9'd0, mpq_idx, 7'd0};
-  end
-
-
-
+  logic [63:0] mp_word;
+  logic        mp_refuse;
+  logic [7:0]  mp_refuse_code;
+  nic_rx_mpq #(.NumVp(NumVp)) u_mpq (
+    .clk_i, .rst_ni, .win_i, .win_rdata_o, .vp_en_i, .h_i(h), .word_o(mp_word), .vp_i(h_q.dst_vp),
+    .tail_we_i(state_q == SMp && cin_valid && cin_ready && cin_last), .addr_o(mpq_addr),
+    .refuse_o(mp_refuse), .code_o(mp_refuse_code));
   // translation requests: the FIRST check, a packet's own, an EVENT's, the prefetch of the next
   // page of the cached message
   logic        want_pf;
@@ -560,7 +525,7 @@ module nic_rx #(
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       state_q <= SHead;
-      h_q <= '0; flit_q <= '0; mc_ok_q <= 1'b0; m_src_q <= '0; m_id_q <= '0; m_start_q <= '0; m_end_q <= '0;
+      h_q <= '0; flit_q <= '0; mc_ok_q <= 1'b0; m_src_q <= '0; m_id_q <= '0; m_end_q <= '0;
       c_ok_q <= 1'b0; n_ok_q <= 1'b0; n_pend_q <= 1'b0; c_vpn_q <= '0; c_ppn_q <= '0;
       n_vpn_q <= '0; n_ppn_q <= '0; ans_q <= 1'b0; ans_status_q <= '0; mp_word_q <= '0;
       mpq_irq_o <= '0; rx_err_valid_o <= 1'b0; rx_err_o <= '0;
@@ -623,7 +588,6 @@ module nic_rx #(
                 m_key_q   <= h.addr.key;
                 m_vp_q    <= h.dst_vp;
                 m_phys_q  <= h.phys;
-                m_start_q <= h.addr.addr;
                 m_end_q   <= h.addr.addr + 48'(h.msg_len);
                 c_ok_q    <= 1'b0;
                 n_ok_q    <= 1'b0;
@@ -661,9 +625,7 @@ module nic_rx #(
               end
             end
             nic_formats_pkg::NIC_PKT_TYPE_MP: begin
-              mp_word_q <= (64'(!mx_tail[32 + 32'(mx_log2[5 +: 5])]) << nic_formats_pkg::NIC_MP_HEAD_PHASE_LSB)
-                           | (64'(h.aux[31:16]) << nic_formats_pkg::NIC_MP_HEAD_TAG_LSB) | (64'(h.len[6:0]) << nic_formats_pkg::NIC_MP_HEAD_LEN_LSB)
-                           | (64'(h.src_vp) << nic_formats_pkg::NIC_MP_HEAD_SRC_VP_LSB) | 64'(h.src_node);
+              mp_word_q <= mp_word;
               state_q <= SMp;
             end
             default: begin  // ACK, NACK
@@ -743,17 +705,6 @@ module nic_rx #(
         ans_status_q <= mp_refuse_code;
         ans_q <= 1'b1;
       end
-    end
-  end
-  logic       mp_refuse;
-  logic [7:0] mp_refuse_code;
-  always_comb begin
-    mp_refuse      = 1'b0;
-    mp_refuse_code = nic_formats_pkg::NIC_STATUS_OK;
-    if (32'(h_q.dst_vp) >= NumVp || !vp_en_i[h_q.dst_vp] || mlog == '0) begin
-      mp_refuse = 1'b1; mp_refuse_code = nic_formats_pkg::NIC_STATUS_BAD_VP;
-    end else if (mpq_used >= mpq_size) begin
-      mp_refuse = 1'b1; mp_refuse_code = nic_formats_pkg::NIC_STATUS_MPQ_FULL;
     end
   end
 `ifndef SYNTHESIS

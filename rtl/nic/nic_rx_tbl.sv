@@ -16,7 +16,7 @@
 //            slot pk_ridx_i (combinational).
 // Latency: lookups combinational; writes seen from the next cycle. Throughput: one of each a cycle.
 // The state of an entry (State bits, see nic_rx): {known, rem[31:0], st[7:0], ev, slot}.
-// Parameters: Ents (entries, >= 2), Slots (parked EVENTs, >= 1), MsgW (MSG_ID slot bits: the
+// Parameters: Ents (entries, >= 2), Slots (parked EVENTs, >= 0), MsgW (MSG_ID slot bits: the
 //   epoch above them).
 module nic_rx_tbl #(
   parameter int  Ents  = 16,
@@ -56,8 +56,8 @@ module nic_rx_tbl #(
   output logic [PkW-1:0] pk_rd_o
 );
 
-  if (Ents < 2 || Slots < 1) begin : gen_err_params
-    $error("nic_rx_tbl: Ents must be >= 2 and Slots >= 1");
+  if (Ents < 2 || Slots < 0) begin : gen_err_params
+    $error("nic_rx_tbl: Ents must be >= 2 and Slots >= 0");
   end
 
   // the keys (a CAM)
@@ -87,18 +87,29 @@ module nic_rx_tbl #(
   cmn_ctx_mem #(.Width(StW), .Depth(Ents), .Reads(1)) u_st (
     .clk_i, .rst_ni, .we_i, .waddr_i(widx_i), .wdata_i, .raddr_i(mi), .rdata_o(rd_o));
 
-  // parked EVENTs: each slot's tag is the entry it belongs to (released when that is purged)
-  logic [Slots-1:0]    pb, pclr;
-  logic [Slots*IW-1:0] po;
-  always_comb begin
-    for (int s = 0; s < Slots; s++) pclr[s] = pb[s] && pg[po[s*IW +: IW]];
+  // parked EVENTs: each slot's tag is the entry it belongs to (released when that is purged);
+  // none with Slots 0 (VC1 carries no EVENT)
+  if (Slots > 0) begin : g_park
+    logic [Slots-1:0]    pb, pclr;
+    logic [Slots*IW-1:0] po;
+    always_comb begin
+      for (int s = 0; s < Slots; s++) pclr[s] = pb[s] && pg[po[s*IW +: IW]];
+    end
+    nic_rx_slots #(.N(Slots), .TagW(IW)) u_slots (
+      .clk_i, .rst_ni, .free_o(pk_free_o), .idx_o(pk_idx_o), .take_i(pk_take_i), .tag_i(idx_o),
+      .rel_i(pk_rel_i), .rel_idx_i(pk_ridx_i), .clr_i(pclr), .busy_o(pb), .tags_o(po));
+    cmn_ctx_mem #(.Width(PkW), .Depth(Slots), .Reads(1)) u_pk (
+      .clk_i, .rst_ni, .we_i(pk_we_i), .waddr_i(pk_widx_i), .wdata_i(pk_wdata_i), .raddr_i(pk_ridx_i),
+      .rdata_o(pk_rd_o));
+  end else begin : g_no_park
+    assign pk_free_o = 1'b0;
+    assign pk_idx_o  = '0;
+    assign pk_rd_o   = '0;
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic unused_pk;
+    assign unused_pk = ^{pk_take_i, pk_we_i, pk_widx_i, pk_wdata_i, pk_rel_i, pk_ridx_i};
+    /* verilator lint_on UNUSEDSIGNAL */
   end
-  nic_rx_slots #(.N(Slots), .TagW(IW)) u_slots (
-    .clk_i, .rst_ni, .free_o(pk_free_o), .idx_o(pk_idx_o), .take_i(pk_take_i), .tag_i(idx_o),
-    .rel_i(pk_rel_i), .rel_idx_i(pk_ridx_i), .clr_i(pclr), .busy_o(pb), .tags_o(po));
-  cmn_ctx_mem #(.Width(PkW), .Depth(Slots), .Reads(1)) u_pk (
-    .clk_i, .rst_ni, .we_i(pk_we_i), .waddr_i(pk_widx_i), .wdata_i(pk_wdata_i), .raddr_i(pk_ridx_i),
-    .rdata_o(pk_rd_o));
 
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) begin

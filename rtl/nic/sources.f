@@ -7,6 +7,7 @@ rtl/nic/nic_vp_err.sv
 rtl/nic/nic_ring_ctx.sv
 rtl/nic/nic_regs.sv
 rtl/nic/nic_rx_ahead.sv
+rtl/nic/nic_rx_mpq.sv
 rtl/nic/nic_rx_slots.sv
 rtl/nic/nic_rx_tbl.sv
 rtl/nic/nic_rx.sv
