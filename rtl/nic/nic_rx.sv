@@ -1,58 +1,53 @@
-// nic_rx: the receive side of one virtual channel (docs/nic.md section 6). Takes the link's
-// packets of that VC (5 flits: head, four payload flits) one at a time and
-//   WRITE / READ_DATA : checks the whole destination range on the message's FIRST packet (key,
-//                       owner = DST_VP, WRITE right, PHYS only for a VP with PHYS_OK), then writes
-//                       each packet's valid bytes through engine 2 (wr_*), translating per 4 KB
-//                       page: the next page's translation is asked for as soon as a page is
-//                       entered, so page crossings overlap the data. A message that failed its
-//                       check is dropped whole: no byte is written. At the LAST packet: WRITE is
-//                       answered (ack_*: ACK or NACK) unless an EVENT follows (REV), READ_DATA is
-//                       reported to the completion unit (done_*). A LAST packet whose AUX STATUS
-//                       is not OK (the sender's source failed after the first page) makes the
-//                       message an error: its bytes are not written, the answer is that status.
-//   EVENT             : after a message with REV: its 16 bytes are written (when the message and
-//                       the event address pass), then the message is answered. The message's
-//                       outcome is kept by MSG_ID (low MsgW bits) from its LAST packet: other
-//                       messages may come between a message and its EVENT.
-//   READ_REQ          : handed to engine 1 (job_*), which checks and reads the source; for a VP
-//                       that is not enabled, answered NACK (BAD_VP).
-//   MP                : written into the destination VP's MPQ (128-byte entry: the mp_head word,
-//                       then payload bytes 8..127), answered ACK, or NACK (BAD_VP, MPQ_FULL).
+// nic_rx: the receive side of one virtual channel (docs/nic.md section 7). Takes the link's
+// packets of that VC (5 flits: head, four payload flits) one at a time, each on its own: packets of
+// many senders may come interleaved, a message's packets in any order.
+//   WRITE / READ_DATA : the message's state lives in nic_rx_tbl, by {SRC_NODE, MSG_ID} (bytes still
+//                       to come, its first failure, its parked EVENT; an entry taken by the first
+//                       packet to arrive, freed when the message is answered; a head that needs one
+//                       when the table is full waits). A packet's valid bytes are written through
+//                       engine 2 (wr_*) when the message has not failed and the packet passes its
+//                       check: the FIRST packet's of the whole range [ADDR, ADDR + MSG_LEN) (key,
+//                       owner = DST_VP, WRITE right, PHYS only with PHYS_OK); a later packet of the
+//                       message whose FIRST check passed uses its page translations (the current
+//                       page and the next, asked for ahead); any other its own bytes'. DST_VP
+//                       disabled (BAD_VP) or a LAST packet with AUX STATUS not OK fails the message.
+//                       Complete (bytes counted = MSG_LEN): WRITE answered (ack_*: ACK, or NACK with
+//                       the first failure) unless REV, READ_DATA reported (done_*). A failed message
+//                       may have written the bytes of packets that came before the failure.
+//   EVENT             : of a complete message: its 16 bytes written (message and event address
+//                       passed), then the message answered. Before the data is complete: parked
+//                       (Slots; a head that finds none free waits), written by the completing packet.
+//   READ_REQ          : handed to engine 1 (job_*); for a VP not enabled, answered NACK (BAD_VP).
+//   MP                : written into the destination VP's MPQ (nic_rx_mpq), answered ACK, or NACK
+//                       (BAD_VP, MPQ_FULL).
 //   ACK / NACK        : reported to the completion unit (done_*; a NACK's status gets bit 7).
 //   anything else     : dropped and reported (rx_err_*); a message for another node is also
 //                       answered NACK (BAD_NODE) at its end, so that its sender completes.
 //   Fence             : while inv_active_i, a translation of inv_key_i is not used again: the
-//                       packet being written finishes (its beats were taken with the old
-//                       translation before the commit or go out now, before the fence ends), a
-//                       held last beat closes its transaction at once, and the message is failed
-//                       with BAD_KEY (no later byte written, answered or reported once at its end,
-//                       as a failed check is). A lookup of that key outstanding, or answered OK
-//                       while the fence is active, counts as failed. inv_hold_o stays high until
-//                       none is held and none is outstanding.
-// Link           : an answer or READ_DATA (VC1) whose MSG_ID is of an older link epoch than
-//                  epoch_i is dropped whole, unreported: its message completed with LINK_DOWN
-//                  when the link went down (nic_cmpl). While the link is not up (link_up_i) a
-//                  held beat (SHold) shown without a continuing flit is closed at once (and
-//                  stays closing until engine 2 takes it): the message's next packet may never
-//                  come. A held beat's decision (continue or close) is made when it is first
-//                  shown and kept until engine 2 takes it; a continuing packet is then written.
-// One message per VC is in progress at a time (on VC0 the sender keeps a message's packets
-// together; on VC1 only answers, which touch no message state, come between a read's packets; on
-// the router network a table per source replaces m_* here). Writes: one engine 2 transaction per
-// page and message. The last beat of a packet that is not the message's last (nor a page's) is
-// held (SHold) until the next flit of the VC shows: the message's next packet continues the
-// transaction (its head is taken with the beat), anything else closes it first: on VC1 an answer,
-// which may come between two READ_DATA packets and needs engine 2 for its completion; on either VC
-// a LAST packet whose AUX STATUS marks the message failed (its bytes are not written). The answers and reports leave only after the last write beat they
-// cover was accepted by engine 2, which applies writes in order.
+//                       packet being written finishes, the message's kept pages are dropped (its
+//                       later packets ask for their own translation, which fails: BAD_KEY). A lookup
+//                       of the key outstanding, or answered OK during the fence, counts as failed.
+//                       inv_hold_o stays high until none is held or outstanding.
+//   Link / epochs     : VC1: an answer or READ_DATA of an older link epoch than epoch_i is dropped
+//                       whole (its message completed with LINK_DOWN, nic_cmpl). A sender's entries
+//                       of an older epoch are dropped at its first packet of a newer one (VC1: at a
+//                       head taken in SHead, those of another epoch than epoch_i).
+// Writes: one engine 2 transaction per packet, or per page of a message's in-order packets: the
+// last beat of a packet that does not complete its message nor end a page is held (SHold) for one
+// look at the next flit: the head of the same message's next contiguous packet continues the
+// transaction (taken with the beat), anything else, or none, closes it. The answers and reports
+// leave only after the last write beat they cover was accepted by engine 2 (writes in order).
 // Parameters: NumVp; Vc (0 or 1: the packet types expected here, others are malformed); MsgW (the
-//   senders' MSG_ID bits: the REV outcome table has 2^MsgW entries).
+//   senders' MSG_ID slot bits, the epoch above them); Ahead, AheadAll (nic_rx_ahead); Ents
+//   (messages in progress); Slots (EVENTs parked before their data, Vc 0).
 module nic_rx #(
   parameter int NumVp = 32,
   parameter int Vc    = 0,
   parameter int MsgW  = 6,    // MSG_ID bits the senders use (their message tables: 2^MsgW)
   parameter int Ahead = 6,    // packets queued in front, their FIRST checks asked ahead (0: none)
-  parameter bit AheadAll = 1'b0  // every message checked ahead (1), or only those of one packet (0)
+  parameter bit AheadAll = 1'b0, // every message checked ahead (1), or only those of one packet (0)
+  parameter int Ents  = 16,   // messages in progress (the table keyed by {SRC_NODE, MSG_ID})
+  parameter int Slots = 2     // EVENTs parked before their message's data (Vc 0)
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -131,43 +126,58 @@ module nic_rx #(
   end
 
   typedef enum logic [3:0] {
-    SHead, SCheck, SXlate, SData, SDrop, SMp, SAck, SDone, SEvXl, SEvData, SHold
+    SHead, SCheck, SXlate, SData, SDrop, SMp, SAck, SDone, SEvXl, SEvData, SHold, SEvPk
   } state_e;
   state_e state_q;
+
+  localparam int IW  = $clog2(Ents);
+  localparam int SW  = (Slots > 1) ? $clog2(Slots) : 1;
+  localparam int StW = 1 + 32 + 8 + 1 + SW;
+  localparam int PkW = 64 + 1 + 128;
+  // a message's entry (nic_rx_tbl)
+  typedef struct packed {
+    logic          known;   // MSG_LEN seen (a data packet came: an EVENT alone does not know it)
+    logic [31:0]   rem;     // bytes still to come
+    logic [7:0]    st;      // its first failure (OK: none)
+    logic          ev;      // its EVENT is parked, in slot `slot`
+    logic [SW-1:0] slot;
+  } ent_t;
 
   /* verilator lint_off UNUSEDSIGNAL */  // fields of the head and the page offsets not needed here
   nic_formats_pkg::pkt_head_t  h_q;
   logic [2:0] flit_q;          // payload flit expected next (1..4)
-  // the message in progress
-  logic       m_ok_q;
-  logic [7:0] m_status_q;
-  logic [47:0] m_end_q;        // first byte after the message
-  logic [15:0] m_key_q;        // its key and VP (an ACK between its packets replaces h_q)
+  // the message whose FIRST check passed last (mc_ok_q): its range, key and page translations
+  // are kept for its later packets (the current page and the next one, asked for ahead)
+  logic        mc_ok_q;
+  logic [13:0] m_src_q;
+  logic [7:0]  m_id_q;
+  logic [47:0] m_end_q;
+  logic [15:0] m_key_q;
   logic [4:0]  m_vp_q;
   logic        m_phys_q;
-  // translations: the page in use and the next one (asked for ahead)
   logic        c_ok_q, n_ok_q, n_pend_q;
   logic [35:0] c_vpn_q, c_ppn_q, n_vpn_q, n_ppn_q;
   logic        out_q;          // a translation request is outstanding
   logic        n_gen_q, m_gen_q;  // the message a prefetch was asked for (a new FIRST flips m_gen)
+  // the packet in progress
+  logic        pk_ok_q;        // its bytes are written
+  logic        pk_m_q;         // a packet of the cached message: its translation is a page of it
+  logic [35:0] pk_ppn_q;       // its page (or the EVENT's)
+  logic [IW-1:0] e_idx_q;      // its message's entry, and the entry's state
+  logic        e_known_q, e_ev_q;
+  logic [31:0] e_rem_q;
+  logic [7:0]  e_st_q;
+  logic [SW-1:0] e_slot_q;
+  logic        ev_pk_q;        // the EVENT being checked and written is a parked one
   logic        ans_q;          // answer after the current packet's writes (ack or done)
   logic [7:0]  ans_status_q;
   logic        ans_ev_q;       // the answer is about the EVENT's own check (AUX EVENT bit)
   logic [63:0] mp_word_q;      // MP: the header word of the entry
-  // the outcome of each message with REV, by MSG_ID, for its EVENT: other messages may pass
-  // between a message and its EVENT on VC0 (nic_exec sends an RDMA write's EVENT after engine 0's
-  // data), so the state of the message in progress is not the EVENT's
-  // (a memory of 2^MsgW statuses, written at a message's last data packet, read at an EVENT's head;
-  // OK until written)
-  localparam int NMsg = 1 << MsgW;
-  logic              rev_we;
-  logic [7:0]        ev_st;      // of the packet at the head (an EVENT's message)
   // the held last beat of a packet (SHold)
   logic [47:0]       hb_addr_q;
   logic [5:0]        hb_len_q;
   logic [255:0]      hb_data_q;
   logic              hold;       // this beat is held
-
   // ---------------------------------------------------------------- the queue in front (checks ahead)
   // cin_*: the flits the state machine sees; c_*: its own translation client
   logic         cin_valid, cin_ready, cin_last, cin_ahead;
@@ -199,18 +209,11 @@ module nic_rx #(
     assign ak_valid = 1'b0; assign ak_status = '0; assign ak_ppn = '0; assign ak_stale = 1'b0; assign ak_hold = 1'b0;
   end
 
-  // ---------------------------------------------------------------- head decode
+
+  // ---------------------------------------------------------------- head decode, the table
   nic_formats_pkg::pkt_head_t h;
-  logic      typ_ok;
+  logic      typ_ok, stale, h_vp_ok, h_mine, h_data, h_ev, h_auxf;
   assign h = (cin_data);
-  assign rev_we = Vc == 0 && state_q == SData && cin_valid && cin_ready && cin_last && h_q.last && h_q.rev;
-  if (nic_formats_pkg::NIC_STATUS_OK != 0) begin : gen_err_ok
-    $error("nic_rx: the REV status memory reads 0 before it is written: NIC_STATUS_OK must be 0");
-  end
-  cmn_ctx_mem #(.Width(8), .Depth(NMsg), .Reads(1)) u_rev_st (
-    .clk_i, .rst_ni, .we_i(rev_we), .waddr_i(MsgW'(h_q.msg_id)),
-    .wdata_i(m_ok_q ? nic_formats_pkg::NIC_STATUS_OK : m_status_q),
-    .raddr_i(MsgW'(h.msg_id)), .rdata_o(ev_st));
   always_comb begin
     unique case (h.ptype)
       nic_formats_pkg::NIC_PKT_TYPE_WRITE, nic_formats_pkg::NIC_PKT_TYPE_READ_REQ, nic_formats_pkg::NIC_PKT_TYPE_MP, nic_formats_pkg::NIC_PKT_TYPE_EVENT: typ_ok = (Vc == 0);
@@ -218,6 +221,82 @@ module nic_rx #(
       default:                                                                        typ_ok = 1'b0;
     endcase
   end
+  // an answer to a message of an older epoch (VC1 carries only answers to this node's messages)
+  assign stale   = Vc == 1 && typ_ok && 2'(h.msg_id >> MsgW) != epoch_i;
+  assign h_vp_ok = 32'(h.dst_vp) < NumVp && vp_en_i[h.dst_vp];
+  assign h_mine  = typ_ok && !stale && h.dst_node == node_id_i;
+  assign h_data  = h_mine && (h.ptype == nic_formats_pkg::NIC_PKT_TYPE_WRITE || h.ptype == nic_formats_pkg::NIC_PKT_TYPE_READ_DATA);
+  assign h_ev    = h_mine && h.ptype == nic_formats_pkg::NIC_PKT_TYPE_EVENT;
+  // the sender's source failed after the first page (AUX STATUS of the LAST packet)
+  assign h_auxf  = h.last && h.aux[7:0] != nic_formats_pkg::NIC_STATUS_OK;
+
+  logic            t_hit, t_full, t_alloc, t_we, t_free, pk_free, pk_take, pk_we, pk_rel, t_purge;
+  logic [IW-1:0]   t_idx, t_fidx;
+  logic [IW:0]     t_used;
+  logic [StW-1:0]  t_rd_v;
+  ent_t            t_rd, h_e;
+  logic [SW-1:0]   pk_idx;
+  logic [PkW-1:0]  pk_rd;
+  logic [31:0]     d_rem;      // bytes of the message still to come after this packet
+  logic            d_done, d_free;
+  assign t_rd = t_rd_v;
+  nic_rx_tbl #(.Ents(Ents), .Slots(Vc == 0 ? Slots : 0), .MsgW(MsgW)) u_tbl (
+    .clk_i, .rst_ni, .key_i({h.src_node, h.msg_id}), .hit_o(t_hit), .full_o(t_full), .idx_o(t_idx),
+    .rd_o(t_rd_v), .used_o(t_used), .alloc_i(t_alloc), .we_i(t_we), .widx_i(e_idx_q),
+    .wdata_i(state_q == SEvPk ? {e_known_q, e_rem_q, e_st_q, e_ev_q, e_slot_q}
+                                    : {1'b1, d_rem, e_st_q, e_ev_q, e_slot_q}), .free_i(t_free), .fidx_i(t_fidx),
+    .purge_i(t_purge), .purge_src_i(Vc == 0), .purge_node_i(h.src_node),
+    .purge_ep_i(Vc == 0 ? 2'(h.msg_id >> MsgW) : epoch_i),
+    .pk_free_o(pk_free), .pk_idx_o(pk_idx), .pk_take_i(pk_take), .pk_we_i(pk_we), .pk_widx_i(e_slot_q),
+    .pk_wdata_i({h_q.addr, h_q.phys, cin_data[127:0]}), .pk_rel_i(pk_rel), .pk_ridx_i(e_slot_q), .pk_rd_o(pk_rd));
+  // the entry a data packet's head continues (or a new one), with the failure found at the head
+  always_comb begin
+    h_e = t_hit ? t_rd : '0;
+    if (!h_e.known) begin
+      h_e.known = 1'b1;
+      h_e.rem   = h.msg_len;
+    end
+    if (h_e.st == nic_formats_pkg::NIC_STATUS_OK) begin
+      if (!h_vp_ok) h_e.st = nic_formats_pkg::NIC_STATUS_BAD_VP;
+      else if (h_auxf) h_e.st = h.aux[7:0] | ((h.ptype == nic_formats_pkg::NIC_PKT_TYPE_READ_DATA) ? 8'h80 : 8'h00);
+    end
+  end
+  logic h_cplt;  // an EVENT's message has all its data in (its entry is kept for the EVENT)
+  assign h_cplt = t_hit && t_rd.known && t_rd.rem == '0;
+  logic h_wait;  // the head needs an entry, or a parked EVENT slot, that it cannot have yet
+  assign h_wait = ((h_data || h_ev) && !t_hit && t_full) || (h_ev && !h_cplt && !pk_free);
+  // a packet of the message whose FIRST check passed (its range): its pages may be used (the
+  // sender's NIC keeps a message's packets inside its range; the ATT protects per page)
+  logic h_m;
+  assign h_m = mc_ok_q && !kill_m && h.src_node == m_src_q && h.msg_id == m_id_q && h.dst_vp == m_vp_q
+               && h.phys == m_phys_q && (h.phys || h.addr.key == m_key_q);
+  // a sender's messages of an older epoch are purged when its first packet of a newer one comes
+  // (VC0); on VC1 every entry of another epoch than this node's, at a head taken in SHead (not at
+  // a packet continuing a held beat: it was judged, with its epoch, when the beat was first shown)
+  assign t_purge = take_head && (h_data || h_ev) && (Vc == 0 || state_q == SHead);
+  assign t_alloc = take_head && (h_data || h_ev) && !t_hit;
+  // the end of a data packet: the bytes still to come; complete: the entry is freed unless it
+  // waits for its EVENT
+  assign d_rem  = (32'(h_q.len) >= e_rem_q) ? 32'd0 : e_rem_q - 32'(h_q.len);
+  assign d_done = d_rem == '0;
+  assign d_free = d_done && (h_q.ptype == nic_formats_pkg::NIC_PKT_TYPE_READ_DATA || !h_q.rev || e_ev_q);
+  logic pkt_end;  // the last flit of the packet is taken
+  assign pkt_end = cin_valid && cin_ready && cin_last;
+  assign t_we   = pkt_end && ((state_q == SData && !d_free) || state_q == SEvPk);
+  assign t_free = (pkt_end && state_q == SData && d_free) || (take_head && state_q == SHead && h_ev && h_cplt);
+  assign t_fidx = state_q == SHead ? t_idx : e_idx_q;
+  assign pk_take = take_head && state_q == SHead && h_ev && !h_cplt;
+  assign pk_we   = state_q == SEvPk && cin_valid && flit_q == 3'd1;
+  assign pk_rel  = ev_pk_q && ((state_q == SEvXl && a_here && st != nic_formats_pkg::NIC_STATUS_OK)
+                               || (state_q == SEvData && wr_ready_i))
+                   || (pkt_end && state_q == SData && d_done && e_ev_q && h_q.rev && e_st_q != nic_formats_pkg::NIC_STATUS_OK);
+  // the EVENT being checked and written: the packet's, or the parked one
+  logic [63:0]  ev_addr;
+  logic         ev_phys;
+  logic [127:0] ev_data;
+  assign ev_addr = ev_pk_q ? pk_rd[PkW-1 -: 64] : h_q.addr;
+  assign ev_phys = ev_pk_q ? pk_rd[128] : h_q.phys;
+  assign ev_data = ev_pk_q ? pk_rd[127:0] : cin_data[127:0];
 
   // ---------------------------------------------------------------- data writes
   // frame k (flit k+1) covers destination (ADDR & ~127) + 32k; its valid bytes are those of
@@ -227,9 +306,11 @@ module nic_rx #(
   logic [7:0]  lo, hi;             // valid bytes [lo, hi) of the block
   logic [7:0]  f_lo, f_hi;         // of frame flit_q-1
   logic        f_any, f_lastw;
-  logic [35:0] ppn;
+  logic [35:0] ppn, ev_ppn;
   logic [11:0] unused_off;
+  logic        unused_link;   // (no held beat waits for the link: SHold looks once)
   assign unused_off = xl_rsp_paddr_i[11:0];
+  assign unused_link = link_up_i;
   /* verilator lint_on UNUSEDSIGNAL */
   always_comb begin
     blk_v = {h_q.addr.addr[47:7], 7'd0};
@@ -242,7 +323,8 @@ module nic_rx #(
     f_lastw = hi <= f_hi;
     if (lo > f_lo) f_lo = lo;
     if (hi < f_hi) f_hi = hi;
-    ppn = h_q.phys ? h_q.addr.addr[47:12] : c_ppn_q;
+    ppn    = h_q.phys ? h_q.addr.addr[47:12] : pk_ppn_q;
+    ev_ppn = ev_phys ? ev_addr[47:12] : pk_ppn_q;
   end
 
   // ---------------------------------------------------------------- outputs
@@ -254,26 +336,25 @@ module nic_rx #(
     wr_data_o      = cin_data;
     wr_last_o      = 1'b0;
     unique case (state_q)
-      SHead:  cin_ready = !job_valid_o || job_ready_i;  // a read request waits for engine 1
-      SDrop:  cin_ready = 1'b1;
+      SHead:  cin_ready = (!job_valid_o || job_ready_i) && !h_wait;  // a read request waits for engine 1
+      SDrop, SEvPk:  cin_ready = 1'b1;
       SData: begin
-        if (!(m_ok_q && f_any)) begin
+        if (!(pk_ok_q && f_any)) begin
           cin_ready = 1'b1;
         end else begin
           wr_valid_o = cin_valid;
           wr_addr_o  = {ppn, 12'd0} | 48'(blk_v[11:0]) + 48'(f_lo);
           wr_len_o   = 6'(f_hi - f_lo);
-          // one transaction per page and message: TLPs of up to MPS bytes
-          wr_last_o  = f_lastw && (h_q.last || blk_v[11:7] == 5'h1F || h_q.phys);
+          wr_last_o  = f_lastw;  // (a held beat's LAST is decided in SHold)
           cin_ready = wr_ready_i;
-          if (hold) begin  // kept until the next flit shows (SHold)
+          if (hold) begin  // kept for one look at the next flit (SHold)
             wr_valid_o = 1'b0;
             cin_ready = 1'b1;
           end
         end
       end
       SHold: begin
-        wr_valid_o = cin_valid || kill_m || cut || hs_q;  // the fence, or the link down, closes it at once
+        wr_valid_o = 1'b1;
         wr_addr_o  = hb_addr_q;
         wr_len_o   = hb_len_q;
         wr_data_o  = hb_data_q;
@@ -289,41 +370,27 @@ module nic_rx #(
         cin_ready = wr_ready_i;
       end
       SEvData: begin
-        // the 16 event bytes are payload bytes 0..15, to a 16-byte aligned address: one beat
-        wr_valid_o = cin_valid && flit_q == 3'd1;
-        wr_addr_o  = {ppn, h_q.addr.addr[11:0]};
+        // the 16 event bytes are payload bytes 0..15, to a 16-byte aligned address: one beat (a
+        // parked EVENT's from the store, with no flit)
+        wr_valid_o = ev_pk_q || (cin_valid && flit_q == 3'd1);
+        wr_addr_o  = {ev_ppn, ev_addr[11:0]};
         wr_len_o   = 6'd16;
-        wr_data_o  = 256'(cin_data[127:0]) << (8 * 32'(h_q.addr.addr[4:0]));
+        wr_data_o  = 256'(ev_data) << (8 * 32'(ev_addr[4:0]));
         wr_last_o  = 1'b1;
-        cin_ready = flit_q != 3'd1 || wr_ready_i;
+        cin_ready = !ev_pk_q && (flit_q != 3'd1 || wr_ready_i);
       end
       default: ;
     endcase
   end
 
-  // SHold: the flit that shows is the message's next packet (the held beat continues the
-  // transaction, and the head is taken with it); a head is taken (take_head)
-  logic cont, take_head, stale;
-  // the link went down while a beat was held: it is closed (and stays closing until taken, even if
-  // the link comes back meanwhile)
-  logic cut, cut_q;
-  assign cut = !link_up_i || cut_q;
+  // SHold: the held beat is shown at once; the flit shown then decides (kept until engine 2 takes
+  // the beat): the head of the same message's next contiguous packet in the same page continues
+  // the transaction (its head is taken with the beat), anything else, or none, closes it
+  logic cont, take_head, cont_now, hs_q, hs_cont_q;
   assign at_head_o = state_q == SHead;
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) cut_q <= 1'b0;
-    else         cut_q <= state_q == SHold && cut && !(wr_valid_o && wr_ready_i);
-  end
-  // an answer to a message of an older epoch (VC1 carries only answers to this node's messages)
-  assign stale = Vc == 1 && typ_ok && 2'(h.msg_id >> MsgW) != epoch_i;
-  // The held beat's last bit is decided when it is first shown and kept until engine 2 takes it
-  // (a shown beat never changes): a fence, the link going down or a new epoch after that leave a
-  // continuing beat continuing, and its packet is written (its data came before the link went
-  // down; the fence lets a packet under way finish). Shown with no flit (the fence, the link
-  // down), it closes the transaction.
-  logic hs_q, hs_cont_q, cont_now;
-  assign cont_now = cin_valid && !kill_m && !stale && !cut && typ_ok && h.dst_node == node_id_i && !h.first
-                    && h.ptype == ((Vc == 0) ? nic_formats_pkg::NIC_PKT_TYPE_WRITE : nic_formats_pkg::NIC_PKT_TYPE_READ_DATA)
-                    && !(h.last && h.aux[7:0] != nic_formats_pkg::NIC_STATUS_OK);
+  assign cont_now = cin_valid && h_data && !h.first && h_vp_ok && !h_auxf && h_m && !h.phys && c_ok_q
+                    && h.addr.addr[47:12] == c_vpn_q && h.addr.addr[47:7] == h_q.addr.addr[47:7] + 41'd1
+                    && h.addr.addr[6:0] == '0;
   assign cont = state_q == SHold && (hs_q ? hs_cont_q : cont_now);
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -335,44 +402,20 @@ module nic_rx #(
     end
   end
   assign take_head = cin_valid && cin_ready && (state_q == SHead || cont);
-  assign hold = state_q == SData && m_ok_q && f_any && f_lastw && cin_last && !h_q.last
+  assign hold = state_q == SData && pk_ok_q && pk_m_q && f_any && f_lastw && cin_last && !h_q.last && !d_done
                 && !h_q.phys && blk_v[11:7] != 5'h1F;
 
-  // MPQ context (nic_ring_ctx): read for the packet being written (port 0) and for the head flit
-  // arriving (port 1: its PHASE bit)
-  logic [4:0]  mvp;
+  // the MPQ side: the entry of the mini-packet being written, its head word (nic_rx_mpq)
   logic [47:0] mpq_addr;
-  logic [31:0] mpq_used, mpq_size, mpq_idx;
-  logic [4:0]  mlog;
-  logic        mpq_we;
-  logic [2*5-1:0]  mx_log2;
-  logic [2*32-1:0] mx_tail;
-  /* verilator lint_off UNUSEDSIGNAL */  // port 1 needs only log2 and tail; no next values
-  logic [2*48-1:0] mx_base;
-  logic [2*32-1:0] mx_head;
-  logic [2*5-1:0]  mx_log2_nx;
-  logic [2*32-1:0] mx_head_nx, mx_tail_nx;
-  /* verilator lint_on UNUSEDSIGNAL */
-  assign mvp = h_q.dst_vp;
-  assign mpq_we = state_q == SMp && cin_valid && cin_ready && cin_last;
-  nic_ring_ctx #(.NumVp(NumVp), .Reads(2), .BaseOff(nic_formats_pkg::NIC_VPC_MPQ_BASE_OFFSET),
-                 .Log2Lsb(nic_formats_pkg::NIC_VPC_SIZES_MPQ_LOG2_LSB),
-                 .HeadOff(nic_formats_pkg::NIC_VP_MPQ_HEAD_OFFSET),
-                 .TailOff(nic_formats_pkg::NIC_VP_MPQ_TAIL_OFFSET)) u_mpq (
-    .clk_i, .rst_ni, .win_i, .win_rdata_o,
-    .tail_we_i(mpq_we), .tail_vp_i(mvp), .tail_i(mx_tail[31:0] + 32'd1),
-    .rd_vp_i({h.dst_vp, mvp}), .base_o(mx_base), .log2_o(mx_log2), .head_o(mx_head), .tail_o(mx_tail),
-    .log2_nx_o(mx_log2_nx), .head_nx_o(mx_head_nx), .tail_nx_o(mx_tail_nx));
-  always_comb begin
-    mlog     = mx_log2[4:0];
-    mpq_size = 32'd1 << mlog;
-    mpq_used = mx_tail[31:0] - mx_head[31:0];
-    mpq_idx  = mx_tail[31:0] & (mpq_size - 32'd1);
-    mpq_addr = mx_base[47:0] + {9'd0, mpq_idx, 7'd0};
-  end
-
-
-  // translation requests: the FIRST check, a page miss, the prefetch of the next page
+  logic [63:0] mp_word;
+  logic        mp_refuse;
+  logic [7:0]  mp_refuse_code;
+  nic_rx_mpq #(.NumVp(NumVp)) u_mpq (
+    .clk_i, .rst_ni, .win_i, .win_rdata_o, .vp_en_i, .h_i(h), .word_o(mp_word), .vp_i(h_q.dst_vp),
+    .tail_we_i(state_q == SMp && cin_valid && cin_ready && cin_last), .addr_o(mpq_addr),
+    .refuse_o(mp_refuse), .code_o(mp_refuse_code));
+  // translation requests: the FIRST check, a packet's own, an EVENT's, the prefetch of the next
+  // page of the cached message
   logic        want_pf;
   logic [35:0] pf_vpn;
   typedef struct packed {
@@ -406,12 +449,12 @@ module nic_rx #(
     c_req_phys    = h_q.phys;
     c_req_phys_ok = vp_phys_ok_i[h_q.dst_vp];
     pf_vpn           = c_vpn_q + 36'd1;
-    want_pf          = c_ok_q && !n_ok_q && !out_q && !m_phys_q && m_ok_q
+    want_pf          = c_ok_q && !n_ok_q && !out_q && !m_phys_q && mc_ok_q
                        && {pf_vpn, 12'd0} < m_end_q && (state_q == SData || state_q == SHead || state_q == SHold);
     unique case (state_q)
       SCheck: begin c_req_valid = !out_q && !m_ahead_q; c_req_len = h_q.msg_len; end
       SXlate: c_req_valid = !out_q;
-      SEvXl:  begin c_req_valid = !out_q; c_req_len = 32'd16; end
+      SEvXl:  begin c_req_valid = !out_q; c_req_len = 32'd16; c_req_addr = ev_addr; c_req_phys = ev_phys; end
       default: begin
         c_req_valid = want_pf;
         c_req_vp    = m_vp_q;
@@ -433,10 +476,8 @@ module nic_rx #(
     xl_rsp_ready_o = 1'b1;
   end
 
-  logic h_vp_ok;  // the packet's VP exists and is enabled
-  assign h_vp_ok = 32'(h.dst_vp) < NumVp && vp_en_i[h.dst_vp];
-  assign job_valid_o  = state_q == SHead && cin_valid && h.ptype == nic_formats_pkg::NIC_PKT_TYPE_READ_REQ && typ_ok
-                        && h.dst_node == node_id_i && h_vp_ok;
+  assign job_valid_o  = state_q == SHead && cin_valid && h.ptype == nic_formats_pkg::NIC_PKT_TYPE_READ_REQ && h_mine
+                        && h_vp_ok;
   assign job_head_o   = cin_data;
   assign ack_valid_o  = state_q == SAck;
   assign ack_node_o   = h_q.src_node;
@@ -451,18 +492,16 @@ module nic_rx #(
   assign done_status_o = ans_status_q;
 
   // ---------------------------------------------------------------- the fence (nic_inval)
-  // kill_m: the message's translations are of the key withdrawn; kill_e: the EVENT's.
-  logic kill_m, kill_e, kill_now;
+  // kill_m: the cached message's pages are of the key withdrawn; kill_p: the packet's own
+  // translation; kill_e: the EVENT's.
+  logic kill_m, kill_p, kill_e;
   assign kill_m = inv_active_i && !m_phys_q && m_key_q == inv_key_i;
-  assign kill_e = inv_active_i && !h_q.phys && h_q.addr.key == inv_key_i
-                  && (state_q == SEvXl || state_q == SEvData);
-  // the message is failed at once, except in the middle of a packet's writes (SData: its beats
-  // go out with the translation they started with; the next packet finds the message failed)
-  // (nor a continuing packet's head taken with the held beat: its packet is written, as in SData)
-  assign kill_now = kill_m && state_q != SData && !(take_head && (h.first || state_q == SHold));  // not a new message's head
-  assign inv_hold_o = (kill_m && (c_ok_q || n_ok_q || n_pend_q || rq_hold_q || state_q == SHold
-                                  || ((state_q == SCheck || state_q == SXlate) && !h_q.phys)
-                                  || (state_q == SData && m_ok_q)))
+  assign kill_p = inv_active_i && !h_q.phys && h_q.addr.key == inv_key_i;
+  assign kill_e = inv_active_i && !ev_phys && ev_addr[63:48] == inv_key_i && (state_q == SEvXl || state_q == SEvData);
+  assign inv_hold_o = (kill_m && (c_ok_q || n_ok_q || n_pend_q || mc_ok_q))
+                      || (inv_active_i && rq_hold_q)
+                      || (kill_p && (state_q == SCheck || state_q == SXlate || state_q == SHold
+                                     || (state_q == SData && pk_ok_q)))
                       || kill_e || ak_hold;
 
   // ---------------------------------------------------------------- state
@@ -473,9 +512,7 @@ module nic_rx #(
   logic        ak_use, a_here;
   logic [7:0]  a_status;
   logic [35:0] a_ppn;
-  assign h_check  = !stale && typ_ok && h.dst_node == node_id_i && h.first && h_vp_ok
-                    && (h.ptype == nic_formats_pkg::NIC_PKT_TYPE_WRITE || h.ptype == nic_formats_pkg::NIC_PKT_TYPE_READ_DATA)
-                    && !(h.last && h.aux[7:0] != nic_formats_pkg::NIC_STATUS_OK);
+  assign h_check  = h_data && h.first && h_e.st == nic_formats_pkg::NIC_STATUS_OK;
   assign ak_drop  = take_head && cin_ahead && !h_check;
   assign ak_ready = state_q == SCheck && m_ahead_q && ak_valid;
   assign ak_use   = ak_ready && !ak_stale;
@@ -483,17 +520,19 @@ module nic_rx #(
   assign a_status = ak_use ? ak_status : xl_rsp_status_i;
   assign a_ppn    = ak_use ? ak_ppn : xl_rsp_paddr_i[47:12];
   logic [7:0] st;  // a lookup answered OK while its key is fenced counts as failed
-  assign st = ((state_q == SEvXl) ? kill_e : kill_m) && a_status == nic_formats_pkg::NIC_STATUS_OK
+  assign st = ((state_q == SEvXl) ? kill_e : kill_p) && a_status == nic_formats_pkg::NIC_STATUS_OK
               ? nic_formats_pkg::NIC_STATUS_BAD_KEY : a_status;
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       state_q <= SHead;
-      h_q <= '0; flit_q <= '0; m_ok_q <= 1'b0; m_status_q <= '0; m_end_q <= '0;
+      h_q <= '0; flit_q <= '0; mc_ok_q <= 1'b0; m_src_q <= '0; m_id_q <= '0; m_end_q <= '0;
       c_ok_q <= 1'b0; n_ok_q <= 1'b0; n_pend_q <= 1'b0; c_vpn_q <= '0; c_ppn_q <= '0;
       n_vpn_q <= '0; n_ppn_q <= '0; ans_q <= 1'b0; ans_status_q <= '0; mp_word_q <= '0;
       mpq_irq_o <= '0; rx_err_valid_o <= 1'b0; rx_err_o <= '0;
       n_gen_q <= 1'b0; m_gen_q <= 1'b0; m_ahead_q <= 1'b0; out_q <= 1'b0; ans_ev_q <= 1'b0; m_key_q <= '0; m_vp_q <= '0; m_phys_q <= 1'b0;
       hb_addr_q <= '0; hb_len_q <= '0; hb_data_q <= '0;
+      pk_ok_q <= 1'b0; pk_m_q <= 1'b0; pk_ppn_q <= '0; ev_pk_q <= 1'b0;
+      e_idx_q <= '0; e_known_q <= 1'b0; e_rem_q <= '0; e_st_q <= '0; e_ev_q <= 1'b0; e_slot_q <= '0;
     end else begin
       mpq_irq_o      <= '0;
       rx_err_valid_o <= 1'b0;
@@ -511,7 +550,7 @@ module nic_rx #(
         n_ok_q   <= xl_rsp_status_i == nic_formats_pkg::NIC_STATUS_OK && n_gen_q == m_gen_q && !kill_m;
         n_ppn_q  <= xl_rsp_paddr_i[47:12];
       end
-      // a head is taken in SHead, or in SHold with the held beat when it continues the read
+      // a head is taken in SHead, or in SHold with the held beat when it continues the message
       if (ak_ready && ak_stale) m_ahead_q <= 1'b0;
       if (take_head) begin
         m_ahead_q <= cin_ahead && h_check;
@@ -519,6 +558,10 @@ module nic_rx #(
         flit_q <= 3'd1;
         ans_q  <= 1'b0;
         ans_ev_q <= 1'b0;
+        ev_pk_q <= 1'b0;
+        pk_ok_q <= 1'b0;
+        pk_m_q  <= 1'b0;
+        e_idx_q <= t_idx;
         if (stale && state_q == SHead) begin
           state_q <= SDrop;  // its message completed when the link went down
         end else if (!typ_ok || h.dst_node != node_id_i) begin
@@ -534,34 +577,32 @@ module nic_rx #(
         end else begin
           unique case (h.ptype)
             nic_formats_pkg::NIC_PKT_TYPE_WRITE, nic_formats_pkg::NIC_PKT_TYPE_READ_DATA: begin
-              if (h.first) begin
-                m_gen_q <= !m_gen_q;
-                m_key_q <= h.addr.key;
-                m_vp_q  <= h.dst_vp;
-                m_phys_q <= h.phys;
-                m_end_q <= h.addr.addr + 48'(h.msg_len);
-                c_ok_q  <= 1'b0;
-                n_ok_q  <= 1'b0;
-                if (32'(h.dst_vp) >= NumVp || !vp_en_i[h.dst_vp]) begin
-                  m_ok_q <= 1'b0; m_status_q <= nic_formats_pkg::NIC_STATUS_BAD_VP; state_q <= SData;
-                end else begin
-                  state_q <= SCheck;
-                end
-              end else if (!m_ok_q || h.phys || (c_ok_q && h.addr.addr[47:12] == c_vpn_q)) begin
+              e_known_q <= 1'b1; e_rem_q <= h_e.rem; e_st_q <= h_e.st; e_ev_q <= h_e.ev; e_slot_q <= h_e.slot;
+              if (h_e.st != nic_formats_pkg::NIC_STATUS_OK) begin
+                state_q <= SData;  // the message failed: nothing more of it is written
+              end else if (h.first) begin  // the whole range checked; its pages kept for the rest
+                m_gen_q   <= !m_gen_q;
+                mc_ok_q   <= 1'b0;
+                m_src_q   <= h.src_node;
+                m_id_q    <= h.msg_id;
+                m_key_q   <= h.addr.key;
+                m_vp_q    <= h.dst_vp;
+                m_phys_q  <= h.phys;
+                m_end_q   <= h.addr.addr + 48'(h.msg_len);
+                c_ok_q    <= 1'b0;
+                n_ok_q    <= 1'b0;
+                pk_m_q    <= 1'b1;
+                state_q   <= SCheck;
+              end else if (h_m && (h.phys || (c_ok_q && h.addr.addr[47:12] == c_vpn_q))) begin
+                pk_ok_q <= 1'b1; pk_m_q <= 1'b1; pk_ppn_q <= c_ppn_q;
                 state_q <= SData;
-              end else if (n_ok_q && h.addr.addr[47:12] == n_vpn_q) begin
+              end else if (h_m && n_ok_q && h.addr.addr[47:12] == n_vpn_q) begin
                 c_vpn_q <= n_vpn_q; c_ppn_q <= n_ppn_q; n_ok_q <= 1'b0;
+                pk_ok_q <= 1'b1; pk_m_q <= 1'b1; pk_ppn_q <= n_ppn_q;
                 state_q <= SData;
               end else begin
+                pk_m_q  <= h_m;  // a page miss of the cached message, or a packet checked alone
                 state_q <= SXlate;
-              end
-              // the sender's source failed after the first page (AUX STATUS of the LAST packet): the
-              // message is an error, this packet's bytes are not written (a read's: found at the
-              // remote node)
-              if (h.last && h.aux[7:0] != nic_formats_pkg::NIC_STATUS_OK) begin
-                m_ok_q     <= 1'b0;
-                m_status_q <= h.aux[7:0] | ((h.ptype == nic_formats_pkg::NIC_PKT_TYPE_READ_DATA) ? 8'h80 : 8'h00);
-                state_q    <= SData;
               end
             end
             nic_formats_pkg::NIC_PKT_TYPE_READ_REQ: begin  // to engine 1 (job_*), or refused
@@ -570,16 +611,21 @@ module nic_rx #(
               end
               state_q <= SDrop;
             end
-            nic_formats_pkg::NIC_PKT_TYPE_EVENT: begin  // written only when its own message was
-              state_q <= (ev_st == nic_formats_pkg::NIC_STATUS_OK) ? SEvXl : SDrop;
-              if (ev_st != nic_formats_pkg::NIC_STATUS_OK) begin
-                ans_status_q <= ev_st; ans_q <= 1'b1;
+            nic_formats_pkg::NIC_PKT_TYPE_EVENT: begin
+              if (h_cplt) begin  // written only when its own message was; the entry is freed
+                state_q <= (t_rd.st == nic_formats_pkg::NIC_STATUS_OK) ? SEvXl : SDrop;
+                if (t_rd.st != nic_formats_pkg::NIC_STATUS_OK) begin
+                  ans_status_q <= t_rd.st; ans_q <= 1'b1;
+                end
+              end else begin  // before its message's data: parked for the packet that completes it
+                e_known_q <= t_hit && t_rd.known; e_rem_q <= t_hit ? t_rd.rem : '0;
+                e_st_q <= t_hit ? t_rd.st : nic_formats_pkg::NIC_STATUS_OK;
+                e_ev_q <= 1'b1; e_slot_q <= pk_idx;
+                state_q <= SEvPk;
               end
             end
             nic_formats_pkg::NIC_PKT_TYPE_MP: begin
-              mp_word_q <= (64'(!mx_tail[32 + 32'(mx_log2[5 +: 5])]) << nic_formats_pkg::NIC_MP_HEAD_PHASE_LSB)
-                           | (64'(h.aux[31:16]) << nic_formats_pkg::NIC_MP_HEAD_TAG_LSB) | (64'(h.len[6:0]) << nic_formats_pkg::NIC_MP_HEAD_LEN_LSB)
-                           | (64'(h.src_vp) << nic_formats_pkg::NIC_MP_HEAD_SRC_VP_LSB) | 64'(h.src_node);
+              mp_word_q <= mp_word;
               state_q <= SMp;
             end
             default: begin  // ACK, NACK
@@ -594,28 +640,27 @@ module nic_rx #(
       unique case (state_q)
         SHead: ;
         SCheck, SXlate, SEvXl: if (a_here) begin
-          if (state_q == SCheck) begin
-            m_ok_q <= st == nic_formats_pkg::NIC_STATUS_OK;
-            m_status_q <= st;
-          end
-          // (an EVENT's page is not the message's: kept for its write, not as the current page)
-          c_ok_q  <= st == nic_formats_pkg::NIC_STATUS_OK && state_q != SEvXl;
-          c_vpn_q <= h_q.addr.addr[47:12];
-          c_ppn_q <= a_ppn;
+          pk_ok_q  <= st == nic_formats_pkg::NIC_STATUS_OK;
+          pk_ppn_q <= a_ppn;
           if (state_q == SEvXl) begin
             if (st != nic_formats_pkg::NIC_STATUS_OK) begin  // the event's own check: AUX EVENT
-              ans_status_q <= st; ans_ev_q <= 1'b1; ans_q <= 1'b1; state_q <= SDrop;
+              ans_status_q <= st; ans_ev_q <= 1'b1; ans_q <= 1'b1; state_q <= ev_pk_q ? SAck : SDrop;
             end else begin
               ans_status_q <= nic_formats_pkg::NIC_STATUS_OK; ans_q <= 1'b1; state_q <= SEvData;
             end
           end else begin
-            if (state_q == SXlate && st != nic_formats_pkg::NIC_STATUS_OK) begin
-              m_ok_q <= 1'b0; m_status_q <= st;
+            if (st != nic_formats_pkg::NIC_STATUS_OK) e_st_q <= st;
+            if (state_q == SCheck) mc_ok_q <= st == nic_formats_pkg::NIC_STATUS_OK;
+            if (pk_m_q) begin  // a page of the cached message
+              c_ok_q  <= st == nic_formats_pkg::NIC_STATUS_OK;
+              c_vpn_q <= h_q.addr.addr[47:12];
+              c_ppn_q <= a_ppn;
             end
             state_q <= SData;
           end
         end
-        SData, SMp, SDrop, SEvData: begin
+        SData, SMp, SDrop, SEvData, SEvPk: begin
+          if (state_q == SEvData && ev_pk_q && wr_ready_i) state_q <= SAck;
           if (cin_valid && cin_ready) begin
             flit_q <= flit_q + 3'd1;
             if (hold) begin
@@ -625,11 +670,14 @@ module nic_rx #(
             end
             if (cin_last) begin
               state_q <= hold ? SHold : SHead;
-              if (state_q == SData && h_q.last) begin
-                ans_status_q <= m_ok_q ? nic_formats_pkg::NIC_STATUS_OK : m_status_q;
-                // with REV its outcome goes into the status memory for its EVENT (rev_we)
+              if (state_q == SData && d_done) begin
+                ans_status_q <= e_st_q;
                 if (h_q.ptype == nic_formats_pkg::NIC_PKT_TYPE_READ_DATA) state_q <= SDone;
                 else if (!h_q.rev) state_q <= SAck;
+                else if (e_ev_q) begin  // its EVENT came first: written now, or the failure answered
+                  ev_pk_q <= 1'b1;
+                  state_q <= (e_st_q == nic_formats_pkg::NIC_STATUS_OK) ? SEvXl : SAck;
+                end
               end else if (state_q == SMp) begin
                 mpq_irq_o[h_q.dst_vp] <= 1'b1;
                 ans_status_q <= nic_formats_pkg::NIC_STATUS_OK;
@@ -645,14 +693,11 @@ module nic_rx #(
         SDone: if (done_ready_i) state_q <= SHead;
         default: state_q <= SHead;
       endcase
-      // the fence: the message's pages are dropped, and the message fails (answered at its end)
+      // the fence: the cached message's pages are dropped (its later packets ask for their own)
       if (kill_m) begin
-        c_ok_q <= 1'b0;
-        n_ok_q <= 1'b0;
-      end
-      if (kill_now && m_ok_q) begin
-        m_ok_q     <= 1'b0;
-        m_status_q <= nic_formats_pkg::NIC_STATUS_BAD_KEY;
+        c_ok_q  <= 1'b0;
+        n_ok_q  <= 1'b0;
+        mc_ok_q <= 1'b0;
       end
       // an MP that cannot be written is refused before any beat
       if (state_q == SMp && flit_q == 3'd1 && mp_refuse) begin
@@ -660,18 +705,6 @@ module nic_rx #(
         ans_status_q <= mp_refuse_code;
         ans_q <= 1'b1;
       end
-    end
-  end
-
-  logic       mp_refuse;
-  logic [7:0] mp_refuse_code;
-  always_comb begin
-    mp_refuse      = 1'b0;
-    mp_refuse_code = nic_formats_pkg::NIC_STATUS_OK;
-    if (32'(h_q.dst_vp) >= NumVp || !vp_en_i[h_q.dst_vp] || mlog == '0) begin
-      mp_refuse = 1'b1; mp_refuse_code = nic_formats_pkg::NIC_STATUS_BAD_VP;
-    end else if (mpq_used >= mpq_size) begin
-      mp_refuse = 1'b1; mp_refuse_code = nic_formats_pkg::NIC_STATUS_MPQ_FULL;
     end
   end
 `ifndef SYNTHESIS

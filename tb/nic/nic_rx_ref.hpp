@@ -7,14 +7,23 @@
 //   - a type the VC does not carry, or another node's packet: reported (RX_ERR word: MALFORMED,
 //     PTYPE, SRC_NODE) and dropped; on VC0 the end of such a message (its LAST packet, an EVENT;
 //     not a WRITE with REV, whose EVENT ends it) is answered NACK BAD_NODE;
-//   - WRITE / READ_DATA: the FIRST packet checks the whole range [ADDR, ADDR + MSG_LEN) through
-//     the ATT (DST_VP must exist and be enabled: else BAD_VP); each packet of a message that passed
-//     writes its valid bytes at their translated addresses; a LAST packet with AUX STATUS not OK
-//     fails the message and writes nothing (READ_DATA: the status with bit 7). The LAST packet of
-//     a WRITE is answered (ACK, or NACK with the status), of a WRITE with REV its outcome kept by
-//     MSG_ID for the EVENT, of a READ_DATA reported to the completion unit (done);
-//   - EVENT: the message failed: NACK with its status; else the event address checked (16 bytes):
-//     failed: NACK with the status and the EVENT bit; else its 16 bytes written, ACK;
+//   - WRITE / READ_DATA: each packet on its own; the message's state is kept by {SRC_NODE, MSG_ID}
+//     (bytes still to come, from the first packet's MSG_LEN; its first failure). A packet fails the
+//     message when DST_VP does not exist or is disabled (BAD_VP), or it is a LAST packet with AUX
+//     STATUS not OK (that status; READ_DATA: with bit 7); otherwise, while the message has not
+//     failed, it is checked through the ATT: the FIRST packet the whole range [ADDR, ADDR +
+//     MSG_LEN), any other its own bytes [ADDR, ADDR + LEN); passed, its valid bytes are written at
+//     their translated addresses, failed, the message fails with that status. A failed message
+//     writes nothing more (the bytes of packets before the failure stay). Its bytes counted reach
+//     MSG_LEN: complete; a WRITE is answered (ACK, or NACK with the first failure) unless it has
+//     REV, a READ_DATA reported to the completion unit (done); a WRITE with REV waits for its
+//     EVENT (or, when its EVENT came first, the EVENT is handled now);
+//   - EVENT: of a complete message: the message failed: NACK with its status; else the event
+//     address checked (16 bytes, DST_VP of the packet that completes): failed: NACK with the status
+//     and the EVENT bit; else its 16 bytes written (after every byte of its message), ACK. Before
+//     its message is complete: kept, and handled when the message completes;
+//   - a sender's first data or EVENT packet of a newer epoch (MSG_ID bits MsgW+1:MsgW; VC1: the
+//     node's epoch, not at a packet continuing a held write) drops its messages of other epochs;
 //   - READ_REQ: to engine 1 (the head as it came) when DST_VP exists and is enabled, else NACK
 //     BAD_VP;
 //   - MP: DST_VP exists, is enabled and has an MPQ (else NACK BAD_VP), the MPQ has room (else
@@ -28,6 +37,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -77,6 +87,7 @@ struct RxAns {  // ack_* (VC0) or done_* (VC1)
 
 struct RxCtx {  // the inputs a packet is judged with (those of the cycle its head is taken)
   unsigned node = 0, epoch = 0, en = 0, phys_ok = 0;
+  bool cont = false;  // taken with a held write beat (continuing it)
 };
 
 template <unsigned NumVp, unsigned MsgW>
@@ -89,7 +100,8 @@ class RxRef {
   };
   struct Byte {
     std::uint8_t v = 0;
-    unsigned n = 0;  // times it is written
+    unsigned n = 0;            // times it is written
+    std::uint64_t before = 0;  // bytes to be written before it (an EVENT's: its message's data)
   };
   struct Expect {
     RxAns a;
@@ -105,7 +117,8 @@ class RxRef {
   std::array<unsigned, NumVp> irqs{};
   // coverage
   std::uint64_t n_stale = 0, n_bad = 0, n_msgs_ok = 0, n_msgs_failed = 0, n_aux_fail = 0, n_events_ok = 0, n_events_bad = 0,
-                n_mp = 0, n_mp_refused = 0, n_jobs = 0, n_answers_in = 0;
+                n_mp = 0, n_mp_refused = 0, n_jobs = 0, n_answers_in = 0, n_ev_parked = 0, n_purged = 0;
+  std::size_t max_open = 0;  // messages in progress at once
 
   static nrf::PktHead head(const RxPkt& p) { return nrf::PktHead::unpack({p[0], p[1], p[2], p[3]}); }
   static std::uint8_t pay(const RxPkt& p, unsigned i) { return static_cast<std::uint8_t>(p[4 + i / 8] >> (8 * (i % 8))); }
@@ -162,49 +175,88 @@ class RxRef {
   void answer(const nrf::PktHead& h, unsigned st, bool ev) {
     answers.push_back(Expect{RxAns{h.src_node, h.src_vp, h.dst_vp, h.msg_id, st, ev}, bytes});
   }
+  static std::uint32_t key(const nrf::PktHead& h) { return h.src_node << 8 | h.msg_id; }
+  unsigned ep(std::uint32_t k) const { return (k >> MsgW) & 3; }
+  // a sender's messages of an older epoch will never complete
+  void purge(const nrf::PktHead& h, const RxCtx& c) {
+    if (vc1 && c.cont) return;
+    const unsigned e = vc1 ? c.epoch : ((h.msg_id >> MsgW) & 3);
+    for (auto it = tbl_.begin(); it != tbl_.end();) {
+      const bool drop = ep(it->first) != e && (vc1 || (it->first >> 8) == h.src_node);
+      n_purged += drop;
+      it = drop ? tbl_.erase(it) : std::next(it);
+    }
+  }
   void data(const RxPkt& p, const nrf::PktHead& h, const RxCtx& c) {
     using S = nrf::Status;
-    if (h.first) {
-      m_ = Msg{};
-      m_.key = h.addr.key;
-      m_.vp = h.dst_vp;
-      m_.phys = h.phys;
-      if (!vp_ok(h.dst_vp, c)) {
-        m_.status = rx_st(S::BAD_VP);
-      } else {
-        m_.status = RxAtt::lookup(h.dst_vp, (std::uint64_t{h.addr.key} << 48) | h.addr.addr, h.msg_len, h.phys,
-                                  (c.phys_ok >> h.dst_vp) & 1).status;
-      }
+    purge(h, c);
+    Msg& m = tbl_[key(h)];
+    max_open = std::max(max_open, tbl_.size());
+    if (!m.known) {
+      m.known = true;
+      m.rem = h.msg_len;
     }
-    if (h.last && (h.aux & 0xFF) != 0 && m_.status == 0) {
-      m_.status = static_cast<unsigned>(h.aux & 0xFF) | (h.ptype == nrf::PktType::READ_DATA ? 0x80 : 0);
+    if (m.status == 0 && !vp_ok(h.dst_vp, c)) m.status = rx_st(S::BAD_VP);
+    if (m.status == 0 && h.last && (h.aux & 0xFF) != 0) {
+      m.status = static_cast<unsigned>(h.aux & 0xFF) | (h.ptype == nrf::PktType::READ_DATA ? 0x80 : 0);
       ++n_aux_fail;
     }
-    if (m_.status == 0) {
+    if (m.status == 0) {
+      const std::uint64_t va = (std::uint64_t{h.addr.key} << 48) | h.addr.addr;
+      m.status = RxAtt::lookup(h.dst_vp, va, h.first ? h.msg_len : h.len, h.phys, (c.phys_ok >> h.dst_vp) & 1).status;
+    }
+    if (m.status == 0) {
       const std::uint64_t blk = h.addr.addr & ~std::uint64_t{127};
       for (unsigned i = h.addr.addr & 127; i < (h.addr.addr & 127) + h.len; ++i)
-        write(m_.phys ? blk + i : RxAtt::pa(m_.key, blk + i), pay(p, i));
+        write(h.phys ? blk + i : RxAtt::pa(h.addr.key, blk + i), pay(p, i));
     }
-    if (!h.last) return;
-    m_.status == 0 ? ++n_msgs_ok : ++n_msgs_failed;
-    if (h.ptype == nrf::PktType::READ_DATA || !h.rev) answer(h, m_.status, false);
-    else rev_[h.msg_id & ((1u << MsgW) - 1)] = m_.status;
+    m.rem = h.len >= m.rem ? 0 : m.rem - h.len;
+    if (m.rem != 0) return;
+    const Msg done = m;
+    done.status == 0 ? ++n_msgs_ok : ++n_msgs_failed;
+    if (h.ptype == nrf::PktType::READ_DATA || !h.rev) {
+      tbl_.erase(key(h));
+      answer(h, done.status, false);
+    } else if (done.ev) {
+      tbl_.erase(key(h));
+      event_now(done.ev_pkt, h, done.status, c);
+    }
   }
   void event(const RxPkt& p, const nrf::PktHead& h, const RxCtx& c) {
-    const unsigned st = rev_[h.msg_id & ((1u << MsgW) - 1)];
+    purge(h, c);
+    const auto it = tbl_.find(key(h));
+    if (it != tbl_.end() && it->second.known && it->second.rem == 0) {
+      const unsigned st = it->second.status;
+      tbl_.erase(it);
+      event_now(p, h, st, c);
+      return;
+    }
+    Msg& m = tbl_[key(h)];  // before its message's data: kept
+    max_open = std::max(max_open, tbl_.size());
+    m.ev = true;
+    m.ev_pkt = p;
+    ++n_ev_parked;
+  }
+  // an EVENT (packet ev) of a complete message whose status is st; h: the packet that completes
+  void event_now(const RxPkt& ev, const nrf::PktHead& h, unsigned st, const RxCtx& c) {
     if (st != 0) {
       answer(h, st, false);
       return;
     }
-    const std::uint64_t va = (std::uint64_t{h.addr.key} << 48) | h.addr.addr;
-    const RxAtt::Ans a = RxAtt::lookup(h.dst_vp, va, 16, h.phys, h.dst_vp < NumVp && ((c.phys_ok >> h.dst_vp) & 1));
+    const nrf::PktHead eh = head(ev);
+    const std::uint64_t va = (std::uint64_t{eh.addr.key} << 48) | eh.addr.addr;
+    const RxAtt::Ans a = RxAtt::lookup(h.dst_vp, va, 16, eh.phys, h.dst_vp < NumVp && ((c.phys_ok >> h.dst_vp) & 1));
     if (a.status != 0) {
       ++n_events_bad;
       answer(h, a.status, true);
       return;
     }
     ++n_events_ok;
-    for (unsigned i = 0; i < 16; ++i) write(a.paddr + i, pay(p, i));
+    const std::uint64_t before = bytes;
+    for (unsigned i = 0; i < 16; ++i) {
+      write(a.paddr + i, pay(ev, i));
+      mem[a.paddr + i].before = before;
+    }
     answer(h, 0, false);
   }
   void mp(const RxPkt& p, const nrf::PktHead& h, const RxCtx& c) {
@@ -235,11 +287,23 @@ class RxRef {
   }
 
   struct Msg {
-    unsigned key = 0, vp = 0, status = 0;
-    bool phys = false;
+    bool known = false;  // a data packet came (MSG_LEN known)
+    std::uint32_t rem = 0;
+    unsigned status = 0;
+    bool ev = false;  // its EVENT came first: kept
+    RxPkt ev_pkt{};
   };
-  Msg m_;
-  std::array<unsigned, (1u << MsgW)> rev_{};  // the outcome of each REV message, by MSG_ID (OK until written)
+  std::unordered_map<std::uint32_t, Msg> tbl_;  // messages in progress by {SRC_NODE, MSG_ID}
+
+ public:
+  std::size_t open() const { return tbl_.size(); }
+  std::string open_list() const {
+    std::string r;
+    for (const auto& [k, m] : tbl_)
+      r += " {" + std::to_string(k >> 8) + "," + std::to_string(k & 255) + ": rem " + std::to_string(m.rem) + (m.known ? "" : "?") +
+           " st " + std::to_string(m.status) + (m.ev ? " ev" : "") + "}";
+    return r;
+  }
 };
 
 }  // namespace nic_tb
