@@ -21,9 +21,9 @@ namespace machine_tb {
 
 struct StressConfig {
   unsigned batch = 8;          // ops per batch (slots per slice)
-  unsigned slot = 128;         // bytes of a slot
-  unsigned max_bytes = 128;    // largest write or read
-  bool one_packet = true;      // keep every message inside one 128-byte block
+  unsigned slot = 1024;        // bytes of a slot
+  unsigned max_bytes = 1024;   // largest write or read
+  bool one_packet = false;     // keep every message inside one 128-byte block
   uint64_t cycles = 100000;    // the budget: nodes start no batch after it
   unsigned mp_pct = 15, read_pct = 25, imm_pct = 30;  // the mix (the rest: RDMA writes)
 };

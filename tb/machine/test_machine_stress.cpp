@@ -1,4 +1,5 @@
-// test_machine_stress.cpp: 16 nodes at saturation (machine_stress.hpp): every byte intact, every
+// test_machine_stress.cpp: 16 nodes at saturation (machine_stress.hpp; messages of 1 to 1,024
+// bytes at any offset: up to 9 packets, interleaved at the receivers): every byte intact, every
 // read right, every mini-packet once, every batch's completions in (rdma_quiet), no deadlock (the
 // cluster's watchdog), on a 4x4 mesh in ADBR and DOR-VCT and on a 4x4 torus, and with faults on
 // every NIC's link.
