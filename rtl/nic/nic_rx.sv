@@ -30,8 +30,8 @@
 //                       inv_hold_o stays high until none is held or outstanding.
 //   Link / epochs     : VC1: an answer or READ_DATA of an older link epoch than epoch_i is dropped
 //                       whole (its message completed with LINK_DOWN, nic_cmpl). A sender's entries
-//                       of an older epoch are dropped at its first packet of a newer one (VC1: at a
-//                       head taken in SHead, those of another epoch than epoch_i).
+//                       of an older epoch are dropped when its first packet of a newer one shows in
+//                       SHead (VC1: those of another epoch than epoch_i).
 // Writes: one engine 2 transaction per packet, or per page of a message's in-order packets: the
 // last beat of a packet that does not complete its message nor end a page is held (SHold) for one
 // look at the next flit: the head of the same message's next contiguous packet continues the
@@ -270,10 +270,11 @@ module nic_rx #(
   logic h_m;
   assign h_m = mc_ok_q && !kill_m && h.src_node == m_src_q && h.msg_id == m_id_q && h.dst_vp == m_vp_q
                && h.phys == m_phys_q && (h.phys || h.addr.key == m_key_q);
-  // a sender's messages of an older epoch are purged when its first packet of a newer one comes
-  // (VC0); on VC1 every entry of another epoch than this node's, at a head taken in SHead (not at
-  // a packet continuing a held beat: it was judged, with its epoch, when the beat was first shown)
-  assign t_purge = take_head && (h_data || h_ev) && (Vc == 0 || state_q == SHead);
+  // a sender's messages of an older epoch are purged when its first packet of a newer one shows
+  // (VC0); on VC1 every entry of another epoch than this node's. In SHead, when the head shows,
+  // before it is taken: the entries and parked EVENTs it frees may be what it waits for (not at a
+  // packet continuing a held beat: it was judged, with its epoch, when the beat was first shown)
+  assign t_purge = state_q == SHead && cin_valid && (h_data || h_ev);
   assign t_alloc = take_head && (h_data || h_ev) && !t_hit;
   // the end of a data packet: the bytes still to come; complete: the entry is freed unless it
   // waits for its EVENT

@@ -71,6 +71,8 @@ struct RxOpts {
   unsigned down_pm = 0;   // per mille of cycles the link goes down
   unsigned senders = 0;   // > 0: that many senders' messages interleaved packet by packet
   bool shuffle = false;   // with senders: each message's packets (its EVENT too) in any order
+  unsigned abandon_pm = 0;  // with senders (VC0): per mille of packets a sender's link goes down:
+                            // its messages under way are abandoned, its epoch moves on
 };
 // With senders: messages in progress at once (within nic_rx's table of 16 entries: a head that
 // needs an entry when none is free waits, and here every packet that would free one is behind
@@ -81,6 +83,7 @@ template <class M>
 class RxTb {
  public:
   RxRefT ref;
+  std::uint64_t n_abandoned = 0;
   std::uint64_t n_pkts = 0, n_beats = 0, n_hold_waits = 0, n_downs = 0, n_closed_open = 0, n_sw = 0;
 
   RxTb(std::uint64_t seed, bool vc1, RxOpts o) : rng_(seed), o_(o), vc1_(vc1), dma_(rng_) {
@@ -139,6 +142,9 @@ class RxTb {
       << open_.size() << ", answers " << ref.answers.size() << ", reports " << ref.errs.size() << ", at head "
       << bool(m_.at_head_o) << ", write open " << dma_.write_open() << ", link " << link_up_
       << ", reference messages in progress " << ref.open() << ":" << ref.open_list();
+    o << "; sending:";
+    for (const RxMMsg& m : open_) o << " {" << m.src << "," << m.id << " left " << m.data_left << (m.early ? " early" : "") << "}";
+    o << "; early " << early_;
     if (!pkts_.empty()) {
       const rxf::PktHead h = RxRefT::head(pkts_.front());
       o << "; next packet: type " << unsigned(h.ptype) << " src " << h.src_node << " MSG_ID " << h.msg_id << " flit " << flit_;
@@ -378,22 +384,48 @@ class RxTb {
   // data when kRxSlots others are already early). Single packets between them.
   struct RxMMsg {
     std::deque<RxPkt> pkts;
-    unsigned src = 0, id = 0, data_left = 0;
-    bool early = false;  // its EVENT was sent before its last data packet
+    unsigned src = 0, id = 0, data_left = 0, sender = 0;
+    bool early = false, sent = false;  // its EVENT was sent before its last data packet; a packet sent
   };
+  // A sender's link goes down: the rest of its messages under way is never sent (nic_epoch_drop),
+  // its later messages carry the next epoch. nic_rx keeps their entries (and parked EVENTs) until
+  // the sender's next packet: counted in the budgets until then.
+  void abandon(unsigned s) {
+    for (auto it = open_.begin(); it != open_.end();) {
+      if (it->sender != s) {
+        ++it;
+        continue;
+      }
+      early_ -= it->early && it->data_left > 0;
+      dead_[s] += it->sent;
+      dead_early_[s] += it->early && it->data_left > 0;
+      it = open_.erase(it);
+      ++n_abandoned;
+    }
+    sender_ep_[s] = (sender_ep_[s] + 1) & 3;
+  }
+  unsigned dead_sum(const std::array<unsigned, 8>& a) const {
+    unsigned n = 0;
+    for (unsigned v : a) n += v;
+    return n;
+  }
   void gen_multi(bool quiet) {
     const unsigned r = rng_.below(100);
     if (!quiet && r < 10) {
       if (vc1_) return r < 8 ? answer_pkt() : bad_pkt();
       return r < 4 ? mp_pkt() : r < 7 ? read_req() : bad_pkt();
     }
-    if (!quiet && (open_.empty() || (open_.size() < kRxMaxOpen && rng_.pct(25)))) start_msg();
+    if (!quiet && rng_.below(1000) < o_.abandon_pm) return abandon(rng_.below(o_.senders));
+    if (!quiet && (open_.empty() || (open_.size() + dead_sum(dead_) < kRxMaxOpen && rng_.pct(25)))) start_msg();
     if (open_.empty()) return;
     const std::size_t i = rng_.below(static_cast<unsigned>(open_.size()));
     RxMMsg& m = open_[i];
     const auto is_ev = [](const RxPkt& p) { return RxRefT::head(p).ptype == rxf::PktType::EVENT; };
+    m.sent = true;
+    if (RxRefT::head(m.pkts.front()).dst_node == node_)  // its older epoch's entries are dropped now
+      dead_[m.sender] = dead_early_[m.sender] = 0;
     if (is_ev(m.pkts.front()) && m.data_left > 0) {
-      if (early_ >= kRxSlots) {  // no parked slot would be free: after the data
+      if (early_ + dead_sum(dead_early_) >= kRxSlots) {  // no parked slot would be free: after the data
         m.pkts.push_back(m.pkts.front());
         m.pkts.pop_front();
       } else {
@@ -416,13 +448,14 @@ class RxTb {
     if (used == 0xFF) return;
     unsigned id = rng_.below(8);
     while ((used >> id) & 1) id = (id + 1) & 7;
-    h.msg_id = id | ((vc1_ ? epoch_ : s & 3) << kRxMsgW);
+    h.msg_id = id | ((vc1_ ? epoch_ : sender_ep_[s]) << kRxMsgW);
     h.rev = !vc1_ && rng_.pct(30);
     RxEv e;
     std::vector<RxPkt> ps = msg_pkts(h, e);
     RxMMsg m;
     m.src = h.src_node;
     m.id = id;
+    m.sender = s;
     m.data_left = static_cast<unsigned>(ps.size());
     if (h.rev) ps.push_back(ev_pkt(e));
     if (o_.shuffle)
@@ -611,6 +644,8 @@ class RxTb {
   std::deque<RxEv> evs_;
   std::vector<RxMMsg> open_;  // with senders: messages with packets still to send
   unsigned early_ = 0;        // of them, with their EVENT sent and data still to send
+  std::array<unsigned, 8> sender_ep_{0, 1, 2, 3, 0, 1, 2, 3};  // VC0: each sender's epoch
+  std::array<unsigned, 8> dead_{}, dead_early_{};  // abandoned messages nic_rx may still hold
   unsigned flit_ = 0;  // flits of pkts_.front() taken
   unsigned rev_busy_ = 0, xl_lat_ = 3, big_pct_ = 5;
   std::array<std::uint64_t, 5> bump_{};  // next free offset: physical area, keys 1..4
@@ -638,7 +673,7 @@ void rx_run(RxTb<M>& tb, unsigned cycles, const char* what) {
              {"MPs refused", r.n_mp_refused}, {"jobs", r.n_jobs}, {"answers in", r.n_answers_in},
              {"stale", r.n_stale}, {"malformed", r.n_bad}, {"link downs", tb.n_downs}, {"MPQ_HEAD writes", tb.n_sw},
              {"EVENTs before their data", r.n_ev_parked}, {"messages purged", r.n_purged},
-             {"most messages in progress", r.max_open}});
+             {"most messages in progress", r.max_open}, {"messages abandoned", tb.n_abandoned}});
 }
 
 }  // namespace nic_tb

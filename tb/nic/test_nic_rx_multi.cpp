@@ -2,7 +2,8 @@
 // Vnic_rx1_s) on a network: messages of several senders (4 to 8 source nodes) interleaved packet
 // by packet on the VC, up to 12 in progress at once, and with the shuffle each message's packets
 // in any order (the FIRST after later ones, the LAST before the middle ones, the EVENT anywhere,
-// before its data too), as adaptive routing delivers them; single packets (mini-packets, read
+// before its data too), as adaptive routing delivers them; senders' epochs moving on (their
+// messages under way abandoned); single packets (mini-packets, read
 // requests, answers, malformed ones) between them; random idle cycles on the input, random
 // back-pressure on engine 2, the translation client, engine 1 and the answers. The bench is
 // nic_rx_tb.hpp, the reference nic_rx_ref.hpp (the table by {SRC_NODE, MSG_ID}). Checked: every
@@ -20,12 +21,14 @@
 namespace {
 
 template <class M>
-void rx_multi_run(bool vc1, unsigned senders, bool shuffle, unsigned down_pm, const char* what) {
-  nic_tb::RxTb<M> tb(hpcnet::tb::seed(what), vc1, nic_tb::RxOpts{15, down_pm, senders, shuffle});
+void rx_multi_run(bool vc1, unsigned senders, bool shuffle, unsigned down_pm, const char* what,
+                  unsigned abandon_pm = 0) {
+  nic_tb::RxTb<M> tb(hpcnet::tb::seed(what), vc1, nic_tb::RxOpts{15, down_pm, senders, shuffle, abandon_pm});
   nic_tb::rx_run(tb, 150000, what);
   CHECK(tb.ref.n_msgs_ok > 300);
   CHECK(tb.ref.max_open >= 6);  // messages in progress at once
   if (shuffle && !vc1) CHECK(tb.ref.n_ev_parked > 20);
+  if (abandon_pm > 0) CHECK(tb.ref.n_purged > 20);  // older epochs' messages dropped
 }
 
 }  // namespace
@@ -36,6 +39,13 @@ TEST_CASE("nic_rx: VC0 messages of 6 senders interleaved packet by packet", "[ni
 
 TEST_CASE("nic_rx: VC0 messages of 8 senders interleaved with their packets in any order", "[nic_rx]") {
   rx_multi_run<Vnic_rx0_s>(false, 8, true, 0, "nic_rx VC0 8 senders shuffled");
+}
+
+// A sender's link going down: the rest of its messages under way never comes (nic_epoch_drop at
+// the sender), its next messages carry the next epoch; nic_rx drops the older epoch's entries and
+// parked EVENTs at that sender's next packet.
+TEST_CASE("nic_rx: VC0 messages of 6 senders in any order with senders' epochs moving on", "[nic_rx]") {
+  rx_multi_run<Vnic_rx0_s>(false, 6, true, 0, "nic_rx VC0 6 senders epochs", 12);
 }
 
 TEST_CASE("nic_rx: VC1 read data of 4 targets interleaved with their packets in any order", "[nic_rx]") {
