@@ -31,7 +31,7 @@ void add_machine_commands(Registry& reg) {
             c.add_option("--mode", st->mode, "router mode: adbr, dorvct, dorwh")->check(parses(sim::parse_mode, "MODE"));
             c.add_option("--rounds", st->o.rounds, "ping-pong: round trips per distance; all-to-all: rounds (--quick: 4)")
                 ->check(CLI::Range(1u, 100000u));
-            c.add_option("--size", st->o.size, "all-to-all: bytes a message (1..128: immediate writes; more: RDMA writes); stream: default 65536")
+            c.add_option("--size", st->o.size, "all-to-all: bytes a message (1..128: immediate writes; more: RDMA writes, up to 17 nodes); stream: default 65536")
                 ->check(CLI::Range(1u, 1u << 20));
             add_list(c, "--loads", st->o.loads, "stream: background loads, fractions of a link (0..0.9; default 0)")
                 ->check(CLI::Range(0.0, 0.9));
@@ -50,6 +50,14 @@ void add_machine_commands(Registry& reg) {
               if (o.program != "all-to-all" && o.program != "stream") reject_if_given(c, "--size", "all-to-all and stream only");
               if (o.program != "stream") reject_if_given(c, "--loads", "stream only");
               if (o.program == "stream" && !c.count("--size")) o.size = 65536;
+              // a receiver keeps 16 messages of several packets in progress (docs/machine.md, section 6)
+              const bool multi = (o.program == "all-to-all" && o.size > 128) || o.program == "stream";
+              if (multi && o.shape.nodes() > 17)
+                throw UsageError(o.program == "stream" ? "--shape" : "--size",
+                                 fmt::format("{} nodes: messages of several packets from more than 16 senders to one node can fill its "
+                                             "receiver's table of 16 messages in progress (docs/machine.md section 6); "
+                                             "run them on up to 17 nodes, or all-to-all with --size up to 128",
+                                             o.shape.nodes()));
               if (o.program != "stencil") {
                 reject_if_given(c, "--tile", "stencil only");
                 reject_if_given(c, "--steps", "stencil only");
