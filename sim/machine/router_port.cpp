@@ -30,15 +30,7 @@ RouterPort::~RouterPort() = default;
 void RouterPort::settle(const std::array<NetSimBase::PortOut, 2>& planes) {
   using namespace nic_port;
   Vlnk_end_rport& d = m_->h.dut();
-  d.ctl_valid_i = link_.ctl_in_valid;
-  d.ctl_i = link_.ctl_in;
-  d.rx_valid_i = link_.rx.valid;
-  d.rx_vc_i = link_.rx.vc & 1;
-  d.rx_head_i = link_.rx.head;
-  d.rx_tail_i = link_.rx.tail;
-  d.rx_seq_i = link_.rx.seq;
-  d.rx_crc_i = link_.rx.crc;
-  if (link_.rx.valid) from_words(d.rx_data_i, link_.rx.data);
+  link_in(d, link_);
   uint8_t in_valid = 0, in_last = 0, out_ready = 0;
   for (unsigned v = 0; v < 2; ++v) {
     const NetSimBase::PortOut& p = planes[v];
@@ -54,16 +46,7 @@ void RouterPort::settle(const std::array<NetSimBase::PortOut, 2>& planes) {
   d.in_last_i = in_last;
   d.out_ready_i = out_ready;
   m_->h.settle();
-  link_.tx.valid = d.tx_valid_o;
-  if (link_.tx.valid) {
-    link_.tx.vc = d.tx_vc_o;
-    link_.tx.head = d.tx_head_o;
-    link_.tx.tail = d.tx_tail_o;
-    link_.tx.seq = d.tx_seq_o;
-    link_.tx.crc = d.tx_crc_o;
-    to_words(link_.tx.data, d.tx_data_o);
-  }
-  link_.ctl_out = d.ctl_o;
+  link_out(link_, d);
   for (unsigned v = 0; v < 2; ++v) {
     ej_ready_[v] = (d.in_ready_o >> v) & 1;
     inj_valid_[v] = (d.out_valid_o >> v) & 1;

@@ -32,6 +32,33 @@ template <class W>
 void to_words(std::array<uint64_t, 4>& d, const W& w) {
   for (unsigned i = 0; i < 4; ++i) d[i] = uint64_t(w[2 * i]) | uint64_t(w[2 * i + 1]) << 32;
 }
+// A link end's ports (nic_top's, lnk_end's: the same names) from and to a NicLinkPort: the flit
+// and control word received (inputs), the flit and control word sent (outputs).
+template <class V>
+void link_in(V& d, const NicLinkPort& l) {
+  d.ctl_valid_i = l.ctl_in_valid;
+  d.ctl_i = l.ctl_in;
+  d.rx_valid_i = l.rx.valid;
+  d.rx_vc_i = static_cast<std::remove_reference_t<decltype(d.rx_vc_i)>>(l.rx.vc & 1);
+  d.rx_head_i = l.rx.head;
+  d.rx_tail_i = l.rx.tail;
+  d.rx_seq_i = l.rx.seq;
+  d.rx_crc_i = l.rx.crc;
+  if (l.rx.valid) from_words(d.rx_data_i, l.rx.data);
+}
+template <class V>
+void link_out(NicLinkPort& l, const V& d) {
+  l.tx.valid = d.tx_valid_o;
+  if (l.tx.valid) {
+    l.tx.vc = d.tx_vc_o;
+    l.tx.head = d.tx_head_o;
+    l.tx.tail = d.tx_tail_o;
+    l.tx.seq = d.tx_seq_o;
+    l.tx.crc = d.tx_crc_o;
+    to_words(l.tx.data, d.tx_data_o);
+  }
+  l.ctl_out = d.ctl_o;
+}
 }  // namespace nic_port
 
 template <class V>
@@ -56,15 +83,7 @@ class VerilatedNic final : public NicDevice {
     d.rd_rsp_last_i = q.rd_rsp_last;
     if (q.rd_rsp_valid) from_bytes(d.rd_rsp_data_i, q.rd_rsp_data);
     d.wr_ready_i = q.wr_ready;
-    d.ctl_valid_i = link_.ctl_in_valid;
-    d.ctl_i = link_.ctl_in;
-    d.rx_valid_i = link_.rx.valid;
-    d.rx_vc_i = static_cast<std::remove_reference_t<decltype(d.rx_vc_i)>>(link_.rx.vc);
-    d.rx_head_i = link_.rx.head;
-    d.rx_tail_i = link_.rx.tail;
-    d.rx_seq_i = link_.rx.seq;
-    d.rx_crc_i = link_.rx.crc;
-    if (link_.rx.valid) from_words(d.rx_data_i, link_.rx.data);
+    link_in(d, link_);
     h_.settle();
     p.mmio.req_ready = d.mmio_req_ready_o;
     p.mmio.rsp_valid = d.mmio_rsp_valid_o;
@@ -84,16 +103,7 @@ class VerilatedNic final : public NicDevice {
       q.wr_last = d.wr_last_o;
       to_bytes(q.wr_data, d.wr_data_o);
     }
-    link_.tx.valid = d.tx_valid_o;
-    if (link_.tx.valid) {
-      link_.tx.vc = d.tx_vc_o;
-      link_.tx.head = d.tx_head_o;
-      link_.tx.tail = d.tx_tail_o;
-      link_.tx.seq = d.tx_seq_o;
-      link_.tx.crc = d.tx_crc_o;
-      to_words(link_.tx.data, d.tx_data_o);
-    }
-    link_.ctl_out = d.ctl_o;
+    link_out(link_, d);
   }
 
   void edge() override { h_.edge(); }
