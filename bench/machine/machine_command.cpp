@@ -7,6 +7,7 @@
 
 #include "common/cli.hpp"
 #include "machine/machine_bench.hpp"
+#include "sim/core/trace.hpp"
 
 namespace hpcnet::bench {
 
@@ -31,7 +32,7 @@ void add_machine_commands(Registry& reg) {
             c.add_option("--mode", st->mode, "router mode: adbr, dorvct, dorwh")->check(parses(sim::parse_mode, "MODE"));
             c.add_option("--rounds", st->o.rounds, "ping-pong: round trips per distance; all-to-all: rounds (--quick: 4)")
                 ->check(CLI::Range(1u, 100000u));
-            c.add_option("--size", st->o.size, "all-to-all: bytes a message (1..128: immediate writes; more: RDMA writes, up to 17 nodes); stream: default 65536")
+            c.add_option("--size", st->o.size, "all-to-all: bytes a message (1..128: immediate writes; more: RDMA writes); stream: default 65536")
                 ->check(CLI::Range(1u, 1u << 20));
             add_list(c, "--loads", st->o.loads, "stream: background loads, fractions of a link (0..0.9; default 0)")
                 ->check(CLI::Range(0.0, 0.9));
@@ -44,20 +45,15 @@ void add_machine_commands(Registry& reg) {
               MachineOptions& o = st->o;
               o.shape = sim::MeshShape::parse(st->shape);
               o.mode = sim::parse_mode(st->mode);
+              if (o.shape.nodes() > sim::kMachineMaxNodes)
+                throw UsageError("--shape", fmt::format("{} nodes: a NIC routes to {} nodes at most (its route table, "
+                                                        "docs/machine.md section 4)", o.shape.nodes(), sim::kMachineMaxNodes));
               if (o.trace_node >= o.shape.nodes())
                 throw UsageError("--trace-node", fmt::format("node {} of a {}-node machine", o.trace_node, o.shape.nodes()));
               if (const std::string why = sim::net_unavailable(o.shape, o.mode); !why.empty()) throw UsageError("--shape", why);
               if (o.program != "all-to-all" && o.program != "stream") reject_if_given(c, "--size", "all-to-all and stream only");
               if (o.program != "stream") reject_if_given(c, "--loads", "stream only");
               if (o.program == "stream" && !c.count("--size")) o.size = 65536;
-              // a receiver keeps 16 messages of several packets in progress (docs/machine.md, section 6)
-              const bool multi = (o.program == "all-to-all" && o.size > 128) || o.program == "stream";
-              if (multi && o.shape.nodes() > 17)
-                throw UsageError(o.program == "stream" ? "--shape" : "--size",
-                                 fmt::format("{} nodes: messages of several packets from more than 16 senders to one node can fill its "
-                                             "receiver's table of 16 messages in progress (docs/machine.md section 6); "
-                                             "run them on up to 17 nodes, or all-to-all with --size up to 128",
-                                             o.shape.nodes()));
               if (o.program != "stencil") {
                 reject_if_given(c, "--tile", "stencil only");
                 reject_if_given(c, "--steps", "stencil only");
@@ -76,10 +72,12 @@ void add_machine_commands(Registry& reg) {
               } catch (const std::invalid_argument& e) {  // a machine that cannot be built (no sync tree of that size)
                 throw UsageError("--shape", e.what());
               }
+              // the traced node's NIC, router end and plane 0 wrote a file each: one file (docs/machine.md section 10)
+              for (unsigned run = 1; run <= sim::trace_run(); ++run) sim::trace_merge_run(run);
               return ok ? kExitOk : kExitCheckFailed;
             };
           },
-          "which run to trace: the machine is one run (node --trace-node's NIC and router end, plane 0: FILE, FILE-2.fst, ...)");
+          "which run to trace: the machine is one run (node --trace-node's NIC and router end, plane 0: merged into FILE)");
 }
 
 }  // namespace

@@ -104,22 +104,42 @@ unsigned node_at(const sim::MeshShape& s, unsigned h) {
 
 bool run_pingpong(const MachineOptions& o, const std::string& csv) {
   Progress prog("machine ping-pong", 2, o.progress);
-  // the reference: the two-node platform, back to back
-  sim::NicPair pair;
-  auto pp = std::make_unique<sim::NicProbe>(pair);
-  sim::NicProbe& pair_probe = *pp;
-  pair.cluster().add_fabric(std::move(pp));
-  const OneWay b2b = bounce([&](unsigned n, std::function<void()> f) { pair.spawn(n, 0, 0, std::move(f)); },
-                            [&] { pair.run(); }, pair_probe, 0, 1, o.rounds);
-  prog.step(fmt::format("back to back: {:.1f} cycles one way", b2b.polled));
-  const Stopwatch sw;
-  sim::Machine m(machine_config(o));
-  std::vector<sim::NicDevice*> nics;
-  for (unsigned i = 0; i < m.nodes(); ++i) nics.push_back(&m.nic(i));
-  auto mp = std::make_unique<sim::NicProbe>(nics, m.node(0));
-  sim::NicProbe& probe = *mp;
-  m.cluster().add_fabric(std::move(mp));
+  // the machine first (run 1: --trace follows it), then the reference: the two-node platform, back
+  // to back (run 2)
   const unsigned diam = o.shape.diameter();
+  std::vector<OneWay> hop(diam + 1);
+  std::vector<unsigned> hop_node(diam + 1, 0);
+  Speed speed;
+  unsigned nodes = 0;
+  double ns_per_cycle = 0;
+  {
+    const Stopwatch sw;
+    sim::Machine m(machine_config(o));
+    std::vector<sim::NicDevice*> nics;
+    for (unsigned i = 0; i < m.nodes(); ++i) nics.push_back(&m.nic(i));
+    auto mp = std::make_unique<sim::NicProbe>(nics, m.node(0));
+    sim::NicProbe& probe = *mp;
+    m.cluster().add_fabric(std::move(mp));
+    for (unsigned h = 1; h <= diam; ++h) {
+      hop_node[h] = node_at(o.shape, h);
+      hop[h] = bounce([&](unsigned n, std::function<void()> f) { m.spawn(n, 0, 0, std::move(f)); }, [&] { m.run(); }, probe, 0,
+                      hop_node[h], o.rounds);
+    }
+    prog.step(fmt::format("{} distances on {}", diam, o.shape.name()));
+    speed = sw.speed(m.cycles());
+    nodes = m.nodes();
+    ns_per_cycle = m.ns(1000) / 1000.0;
+  }
+  OneWay b2b;
+  {
+    sim::NicPair pair;
+    auto pp = std::make_unique<sim::NicProbe>(pair);
+    sim::NicProbe& pair_probe = *pp;
+    pair.cluster().add_fabric(std::move(pp));
+    b2b = bounce([&](unsigned n, std::function<void()> f) { pair.spawn(n, 0, 0, std::move(f)); }, [&] { pair.run(); }, pair_probe, 0, 1,
+                 o.rounds);
+    prog.step(fmt::format("back to back: {:.1f} cycles one way", b2b.polled));
+  }
   Results r({{"hops", ""}, {"node", ""}, {"one_way_cycles", "polled (cycles)"}, {"one_way_ns", "polled (ns)"},
              {"nic_to_nic_cycles", "NIC to NIC"}, {"nic_to_memory_cycles", "NIC to memory"},
              {"over_b2b_cycles", "NIC to NIC over b2b"}});
@@ -128,17 +148,15 @@ bool run_pingpong(const MachineOptions& o, const std::string& csv) {
       .config("b2b_nic_to_memory_cycles", b2b.nic_mem);
   double sx = 0, sy = 0, sxx = 0, sxy = 0;
   for (unsigned h = 1; h <= diam; ++h) {
-    const unsigned dst = node_at(o.shape, h);
-    const OneWay w = bounce([&](unsigned n, std::function<void()> f) { m.spawn(n, 0, 0, std::move(f)); }, [&] { m.run(); },
-                            probe, 0, dst, o.rounds);
+    const OneWay& w = hop[h];
     const double t = w.nic_nic;
-    r.add({num(h), num(dst), num(w.polled), num(m.ns(uint64_t(w.polled))), num(w.nic_nic), num(w.nic_mem), num(t - b2b.nic_nic)});
+    r.add({num(h), num(hop_node[h]), num(w.polled), num(w.polled * ns_per_cycle), num(w.nic_nic), num(w.nic_mem),
+           num(t - b2b.nic_nic)});
     sx += h;
     sy += t;
     sxx += double(h) * h;
     sxy += h * t;
   }
-  prog.step(fmt::format("{} distances on {}", diam, o.shape.name()));
   fmt::print("\nPing-pong on {} {}: one-way latency of an 8-byte immediate write (cycles of 3.2 ns); back to back: polled {:.1f}, "
              "NIC to NIC {:.1f}, NIC to memory {:.1f}\n", o.shape.name(), sim::mode_name(o.mode), b2b.polled, b2b.nic_nic, b2b.nic_mem);
   print_results(r, csv_name(csv, "pingpong"), "pingpong");
@@ -148,7 +166,7 @@ bool run_pingpong(const MachineOptions& o, const std::string& csv) {
   fit.add({num(slope, 2), num(2.0, 0), num(icept), num(b2b.nic_nic), num(icept - b2b.nic_nic)});
   fmt::print("\nLeast-squares fit of NIC to NIC over 1..{} hops\n", diam);
   print_results(fit, csv_name(csv, "pingpong_fit"), "pingpong_fit");
-  print_speed(o, sw.speed(m.cycles()), m.nodes(), csv);
+  print_speed(o, speed, nodes, csv);
   return true;
 }
 

@@ -80,8 +80,6 @@ double stream_point(const MachineOptions& o, double load, uint64_t& cycles_run, 
           bg_bytes += kBgBytes;
           next += gap;
           while (!done && double(p.now_cycles()) < next) p.relax();
-          rdma_quiet(ep[n]);  // one message in progress a sender (the receivers' tables, docs/machine.md section 6):
-                              // the load reached is limited by a round trip a message (the achieved column)
         }
         const int q = rdma_quiet(ep[n]);
         if (q < 0 && !err) err = q;

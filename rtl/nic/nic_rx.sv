@@ -1,10 +1,10 @@
 // nic_rx: the receive side of one virtual channel (docs/nic.md section 7). Takes the link's
 // packets of that VC (5 flits: head, four payload flits) one at a time, each on its own: packets of
 // many senders may come interleaved, a message's packets in any order.
-//   WRITE / READ_DATA : the message's state lives in nic_rx_tbl, by {SRC_NODE, MSG_ID} (bytes still
-//                       to come, its first failure, its parked EVENT; an entry taken by the first
-//                       packet to arrive, freed when the message is answered; a head that needs one
-//                       when the table is full waits). A packet's valid bytes are written through
+//   WRITE / READ_DATA : the message's state lives in nic_rx_tbl, an entry for every possible
+//                       {SRC_NODE, MSG_ID} (bytes still to come, its first failure, its parked EVENT;
+//                       in progress from the first packet to arrive until the message is answered:
+//                       a head never waits for an entry). A packet's valid bytes are written through
 //                       engine 2 (wr_*) when the message has not failed and the packet passes its
 //                       check: the FIRST packet's of the whole range [ADDR, ADDR + MSG_LEN) (key,
 //                       owner = DST_VP, WRITE right, PHYS only with PHYS_OK); a later packet of the
@@ -15,14 +15,16 @@
 //                       the first failure) unless REV, READ_DATA reported (done_*). A failed message
 //                       may have written the bytes of packets that came before the failure.
 //   EVENT             : of a complete message: its 16 bytes written (message and event address
-//                       passed), then the message answered. Before the data is complete: parked
-//                       (Slots; a head that finds none free waits), written by the completing packet.
+//                       passed), then the message answered. Before the data is complete: parked in
+//                       its message's entry, written by the completing packet.
 //   READ_REQ          : handed to engine 1 (job_*); for a VP not enabled, answered NACK (BAD_VP).
 //   MP                : written into the destination VP's MPQ (nic_rx_mpq), answered ACK, or NACK
 //                       (BAD_VP, MPQ_FULL).
 //   ACK / NACK        : reported to the completion unit (done_*; a NACK's status gets bit 7).
 //   anything else     : dropped and reported (rx_err_*); a message for another node is also
-//                       answered NACK (BAD_NODE) at its end, so that its sender completes.
+//                       answered NACK (BAD_NODE) at its end, so that its sender completes, as is one
+//                       from a sender whose node id equals, modulo 2^NodeW, that of another sender
+//                       with messages in progress here (it can have no entry: RX_ERR BAD_NODE).
 //   Fence             : while inv_active_i, a translation of inv_key_i is not used again: the
 //                       packet being written finishes, the message's kept pages are dropped (its
 //                       later packets ask for their own translation, which fails: BAD_KEY). A lookup
@@ -30,24 +32,23 @@
 //                       inv_hold_o stays high until none is held or outstanding.
 //   Link / epochs     : VC1: an answer or READ_DATA of an older link epoch than epoch_i is dropped
 //                       whole (its message completed with LINK_DOWN, nic_cmpl). A sender's entries
-//                       of an older epoch are dropped when its first packet of a newer one shows in
-//                       SHead (VC1: those of another epoch than epoch_i).
+//                       of another epoch are dropped when its first packet of a newer one is taken.
 // Writes: one engine 2 transaction per packet, or per page of a message's in-order packets: the
 // last beat of a packet that does not complete its message nor end a page is held (SHold) for one
 // look at the next flit: the head of the same message's next contiguous packet continues the
 // transaction (taken with the beat), anything else, or none, closes it. The answers and reports
 // leave only after the last write beat they cover was accepted by engine 2 (writes in order).
 // Parameters: NumVp; Vc (0 or 1: the packet types expected here, others are malformed); MsgW (the
-//   senders' MSG_ID slot bits, the epoch above them); Ahead, AheadAll (nic_rx_ahead); Ents
-//   (messages in progress); Slots (EVENTs parked before their data, Vc 0).
+//   senders' MSG_ID slot bits, the epoch above them); Ahead, AheadAll (nic_rx_ahead); NodeW (VC0:
+//   the sender node bits of the table's index, the nodes of the route table; VC1's entries are
+//   by MSG_ID alone: its answers are to this node's own messages).
 module nic_rx #(
   parameter int NumVp = 32,
   parameter int Vc    = 0,
   parameter int MsgW  = 6,    // MSG_ID bits the senders use (their message tables: 2^MsgW)
   parameter int Ahead = 6,    // packets queued in front, their FIRST checks asked ahead (0: none)
   parameter bit AheadAll = 1'b0, // every message checked ahead (1), or only those of one packet (0)
-  parameter int Ents  = 16,   // messages in progress (the table keyed by {SRC_NODE, MSG_ID})
-  parameter int Slots = 2     // EVENTs parked before their message's data (Vc 0)
+  parameter int NodeW = 6     // VC0: the table holds 2^NodeW senders' messages (node id mod 2^NodeW)
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -130,44 +131,26 @@ module nic_rx #(
   } state_e;
   state_e state_q;
 
-  localparam int IW  = $clog2(Ents);
-  localparam int SW  = (Slots > 1) ? $clog2(Slots) : 1;
-  localparam int StW = 1 + 32 + 8 + 1 + SW;
+  localparam int StW = 1 + 32 + 8 + 1;
   localparam int PkW = 64 + 1 + 128;
   // a message's entry (nic_rx_tbl)
   typedef struct packed {
     logic          known;   // MSG_LEN seen (a data packet came: an EVENT alone does not know it)
     logic [31:0]   rem;     // bytes still to come
     logic [7:0]    st;      // its first failure (OK: none)
-    logic          ev;      // its EVENT is parked, in slot `slot`
-    logic [SW-1:0] slot;
+    logic          ev;      // its EVENT is parked (in the entry)
   } ent_t;
 
   /* verilator lint_off UNUSEDSIGNAL */  // fields of the head and the page offsets not needed here
   nic_formats_pkg::pkt_head_t  h_q;
   logic [2:0] flit_q;          // payload flit expected next (1..4)
-  // the message whose FIRST check passed last (mc_ok_q): its range, key and page translations
-  // are kept for its later packets (the current page and the next one, asked for ahead)
-  logic        mc_ok_q;
-  logic [13:0] m_src_q;
-  logic [7:0]  m_id_q;
-  logic [47:0] m_end_q;
-  logic [15:0] m_key_q;
-  logic [4:0]  m_vp_q;
-  logic        m_phys_q;
-  logic        c_ok_q, n_ok_q, n_pend_q;
-  logic [35:0] c_vpn_q, c_ppn_q, n_vpn_q, n_ppn_q;
-  logic        out_q;          // a translation request is outstanding
-  logic        n_gen_q, m_gen_q;  // the message a prefetch was asked for (a new FIRST flips m_gen)
   // the packet in progress
   logic        pk_ok_q;        // its bytes are written
   logic        pk_m_q;         // a packet of the cached message: its translation is a page of it
   logic [35:0] pk_ppn_q;       // its page (or the EVENT's)
-  logic [IW-1:0] e_idx_q;      // its message's entry, and the entry's state
-  logic        e_known_q, e_ev_q;
+  logic        e_known_q, e_ev_q;  // its message's entry's state
   logic [31:0] e_rem_q;
   logic [7:0]  e_st_q;
-  logic [SW-1:0] e_slot_q;
   logic        ev_pk_q;        // the EVENT being checked and written is a parked one
   logic        ans_q;          // answer after the current packet's writes (ack or done)
   logic [7:0]  ans_status_q;
@@ -230,25 +213,18 @@ module nic_rx #(
   // the sender's source failed after the first page (AUX STATUS of the LAST packet)
   assign h_auxf  = h.last && h.aux[7:0] != nic_formats_pkg::NIC_STATUS_OK;
 
-  logic            t_hit, t_full, t_alloc, t_we, t_free, pk_free, pk_take, pk_we, pk_rel, t_purge;
-  logic [IW-1:0]   t_idx, t_fidx;
-  logic [IW:0]     t_used;
+  logic            t_hit, t_alias, t_we, t_free, pk_we;
   logic [StW-1:0]  t_rd_v;
   ent_t            t_rd, h_e;
-  logic [SW-1:0]   pk_idx;
   logic [PkW-1:0]  pk_rd;
   logic [31:0]     d_rem;      // bytes of the message still to come after this packet
   logic            d_done, d_free;
   assign t_rd = t_rd_v;
-  nic_rx_tbl #(.Ents(Ents), .Slots(Vc == 0 ? Slots : 0), .MsgW(MsgW)) u_tbl (
-    .clk_i, .rst_ni, .key_i({h.src_node, h.msg_id}), .hit_o(t_hit), .full_o(t_full), .idx_o(t_idx),
-    .rd_o(t_rd_v), .used_o(t_used), .alloc_i(t_alloc), .we_i(t_we), .widx_i(e_idx_q),
-    .wdata_i(state_q == SEvPk ? {e_known_q, e_rem_q, e_st_q, e_ev_q, e_slot_q}
-                                    : {1'b1, d_rem, e_st_q, e_ev_q, e_slot_q}), .free_i(t_free), .fidx_i(t_fidx),
-    .purge_i(t_purge), .purge_src_i(Vc == 0), .purge_node_i(h.src_node),
-    .purge_ep_i(Vc == 0 ? 2'(h.msg_id >> MsgW) : epoch_i),
-    .pk_free_o(pk_free), .pk_idx_o(pk_idx), .pk_take_i(pk_take), .pk_we_i(pk_we), .pk_widx_i(e_slot_q),
-    .pk_wdata_i({h_q.addr, h_q.phys, cin_data[127:0]}), .pk_rel_i(pk_rel), .pk_ridx_i(e_slot_q), .pk_rd_o(pk_rd));
+  nic_rx_tbl #(.NodeW(Vc == 0 ? NodeW : 0), .MsgW(MsgW), .Park(Vc == 0)) u_tbl (
+    .clk_i, .rst_ni, .src_i(h.src_node), .msg_id_i(h.msg_id), .hit_o(t_hit), .alias_o(t_alias), .rd_o(t_rd_v),
+    .take_i(take_head), .use_i(state_q == SHead && (h_data || h_ev) && !t_alias), .use_free_i(h_ev && h_cplt),
+    .we_i(t_we), .wdata_i(state_q == SEvPk ? {e_known_q, e_rem_q, e_st_q, e_ev_q} : {1'b1, d_rem, e_st_q, e_ev_q}),
+    .free_i(t_free), .pk_we_i(pk_we), .pk_wdata_i({h_q.addr, h_q.phys, cin_data[127:0]}), .pk_rd_o(pk_rd));
   // the entry a data packet's head continues (or a new one), with the failure found at the head
   always_comb begin
     h_e = t_hit ? t_rd : '0;
@@ -263,19 +239,14 @@ module nic_rx #(
   end
   logic h_cplt;  // an EVENT's message has all its data in (its entry is kept for the EVENT)
   assign h_cplt = t_hit && t_rd.known && t_rd.rem == '0;
-  logic h_wait;  // the head needs an entry, or a parked EVENT slot, that it cannot have yet
-  assign h_wait = ((h_data || h_ev) && !t_hit && t_full) || (h_ev && !h_cplt && !pk_free);
+  logic h_alias;  // a data or EVENT head whose sender can have no entry (another's node id mod 2^NodeW)
+  assign h_alias = (h_data || h_ev) && t_alias;
+  logic [7:0] err_st;  // the RX_ERR status of a head dropped as not for this node
+  assign err_st = h_alias ? nic_formats_pkg::NIC_STATUS_BAD_NODE : nic_formats_pkg::NIC_STATUS_MALFORMED;
   // a packet of the message whose FIRST check passed (its range): its pages may be used (the
   // sender's NIC keeps a message's packets inside its range; the ATT protects per page)
-  logic h_m;
-  assign h_m = mc_ok_q && !kill_m && h.src_node == m_src_q && h.msg_id == m_id_q && h.dst_vp == m_vp_q
-               && h.phys == m_phys_q && (h.phys || h.addr.key == m_key_q);
-  // a sender's messages of an older epoch are purged when its first packet of a newer one shows
-  // (VC0); on VC1 every entry of another epoch than this node's. In SHead, when the head shows,
-  // before it is taken: the entries and parked EVENTs it frees may be what it waits for (not at a
-  // packet continuing a held beat: it was judged, with its epoch, when the beat was first shown)
-  assign t_purge = state_q == SHead && cin_valid && (h_data || h_ev);
-  assign t_alloc = take_head && (h_data || h_ev) && !t_hit;
+  logic h_use_n;  // a data head that uses the cached message's next page (nic_rx_pages)
+  assign h_use_n = h_data && !h_alias && h_e.st == nic_formats_pkg::NIC_STATUS_OK && !h.first && !h_c && h_n;
   // the end of a data packet: the bytes still to come; complete: the entry is freed unless it
   // waits for its EVENT
   assign d_rem  = (32'(h_q.len) >= e_rem_q) ? 32'd0 : e_rem_q - 32'(h_q.len);
@@ -284,13 +255,8 @@ module nic_rx #(
   logic pkt_end;  // the last flit of the packet is taken
   assign pkt_end = cin_valid && cin_ready && cin_last;
   assign t_we   = pkt_end && ((state_q == SData && !d_free) || state_q == SEvPk);
-  assign t_free = (pkt_end && state_q == SData && d_free) || (take_head && state_q == SHead && h_ev && h_cplt);
-  assign t_fidx = state_q == SHead ? t_idx : e_idx_q;
-  assign pk_take = take_head && state_q == SHead && h_ev && !h_cplt;
-  assign pk_we   = state_q == SEvPk && cin_valid && flit_q == 3'd1;
-  assign pk_rel  = ev_pk_q && ((state_q == SEvXl && a_here && st != nic_formats_pkg::NIC_STATUS_OK)
-                               || (state_q == SEvData && wr_ready_i))
-                   || (pkt_end && state_q == SData && d_done && e_ev_q && h_q.rev && e_st_q != nic_formats_pkg::NIC_STATUS_OK);
+  assign t_free = pkt_end && state_q == SData && d_free;
+  assign pk_we  = state_q == SEvPk && cin_valid && flit_q == 3'd1;
   // the EVENT being checked and written: the packet's, or the parked one
   logic [63:0]  ev_addr;
   logic         ev_phys;
@@ -337,7 +303,7 @@ module nic_rx #(
     wr_data_o      = cin_data;
     wr_last_o      = 1'b0;
     unique case (state_q)
-      SHead:  cin_ready = (!job_valid_o || job_ready_i) && !h_wait;  // a read request waits for engine 1
+      SHead:  cin_ready = !job_valid_o || job_ready_i;  // a read request waits for engine 1
       SDrop, SEvPk:  cin_ready = 1'b1;
       SData: begin
         if (!(pk_ok_q && f_any)) begin
@@ -389,8 +355,8 @@ module nic_rx #(
   // the transaction (its head is taken with the beat), anything else, or none, closes it
   logic cont, take_head, cont_now, hs_q, hs_cont_q;
   assign at_head_o = state_q == SHead;
-  assign cont_now = cin_valid && h_data && !h.first && h_vp_ok && !h_auxf && h_m && !h.phys && c_ok_q
-                    && h.addr.addr[47:12] == c_vpn_q && h.addr.addr[47:7] == h_q.addr.addr[47:7] + 41'd1
+  assign cont_now = cin_valid && h_data && !h.first && h_vp_ok && !h_auxf && h_c && !h.phys
+                    && h.addr.addr[47:7] == h_q.addr.addr[47:7] + 41'd1
                     && h.addr.addr[6:0] == '0;
   assign cont = state_q == SHold && (hs_q ? hs_cont_q : cont_now);
   always_ff @(posedge clk_i) begin
@@ -415,67 +381,29 @@ module nic_rx #(
     .clk_i, .rst_ni, .win_i, .win_rdata_o, .vp_en_i, .h_i(h), .word_o(mp_word), .vp_i(h_q.dst_vp),
     .tail_we_i(state_q == SMp && cin_valid && cin_ready && cin_last), .addr_o(mpq_addr),
     .refuse_o(mp_refuse), .code_o(mp_refuse_code));
-  // translation requests: the FIRST check, a packet's own, an EVENT's, the prefetch of the next
-  // page of the cached message
-  logic        want_pf;
-  logic [35:0] pf_vpn;
-  typedef struct packed {
-    logic [4:0]  vp;
-    logic [63:0] addr;
-    logic [31:0] len;
-    logic        phys, phys_ok;
-    logic        pf;    // a prefetch, asked for by message generation gen
-    logic        gen;
-  } rq_t;
-  rq_t  rq_q;
-  logic rq_hold_q, pf_taken;
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      rq_hold_q <= 1'b0;
-      rq_q      <= '0;
-    end else begin
-      rq_hold_q <= c_req_valid && !c_req_ready;
-      if (!rq_hold_q)
-        rq_q <= {c_req_vp, c_req_addr, c_req_len, c_req_phys, c_req_phys_ok, pf_own, m_gen_q};  // (rq_t's order)
-    end
-  end
-  logic pf_own;  // the request shown now is a prefetch of its own (not one held)
-  assign pf_own   = want_pf && state_q != SCheck && state_q != SXlate && state_q != SEvXl;
-  assign pf_taken = c_req_valid && c_req_ready && (rq_hold_q ? rq_q.pf : pf_own);
-  always_comb begin
-    c_req_valid   = 1'b0;
-    c_req_vp      = h_q.dst_vp;
-    c_req_addr    = h_q.addr;
-    c_req_len     = 32'(h_q.len);
-    c_req_phys    = h_q.phys;
-    c_req_phys_ok = vp_phys_ok_i[h_q.dst_vp];
-    pf_vpn           = c_vpn_q + 36'd1;
-    want_pf          = c_ok_q && !n_ok_q && !out_q && !m_phys_q && mc_ok_q
-                       && {pf_vpn, 12'd0} < m_end_q && (state_q == SData || state_q == SHead || state_q == SHold);
-    unique case (state_q)
-      SCheck: begin c_req_valid = !out_q && !m_ahead_q; c_req_len = h_q.msg_len; end
-      SXlate: c_req_valid = !out_q;
-      SEvXl:  begin c_req_valid = !out_q; c_req_len = 32'd16; c_req_addr = ev_addr; c_req_phys = ev_phys; end
-      default: begin
-        c_req_valid = want_pf;
-        c_req_vp    = m_vp_q;
-        c_req_addr  = {m_key_q, pf_vpn, 12'd0};
-        c_req_len   = 32'(((m_end_q - {pf_vpn, 12'd0}) > 48'd4096) ? 48'd4096 : (m_end_q - {pf_vpn, 12'd0}));
-        c_req_phys  = 1'b0;  // (want_pf: the message is not physical)
-      end
-    endcase
-    // a request shown and not taken is shown again, unchanged, until the ATT takes it (a state's
-    // own request waits behind it)
-    if (rq_hold_q) begin
-      c_req_valid   = 1'b1;
-      c_req_vp      = rq_q.vp;
-      c_req_addr    = rq_q.addr;
-      c_req_len     = rq_q.len;
-      c_req_phys    = rq_q.phys;
-      c_req_phys_ok = rq_q.phys_ok;
-    end
-    xl_rsp_ready_o = 1'b1;
-  end
+  // the translation client: the FIRST's check, a packet's own, an EVENT's; the cached message's
+  // pages (nic_rx_pages)
+  logic        h_m, h_c, h_n, pg_hold;
+  logic [35:0] c_ppn, n_ppn;
+  logic        ask, own_rsp;
+  assign ask = state_q == SCheck || state_q == SXlate || state_q == SEvXl;
+  nic_rx_pages u_pages (
+    .clk_i, .rst_ni, .h_i(h), .hm_o(h_m), .hc_o(h_c), .hn_o(h_n), .c_ppn_o(c_ppn), .n_ppn_o(n_ppn),
+    .first_i(take_head && state_q == SHead && h_mine && h_data && h_e.st == nic_formats_pkg::NIC_STATUS_OK && h.first
+             && !h_alias),
+    .use_n_i(take_head && state_q == SHead && h_use_n),
+    .ask_i(ask), .own_valid_i(state_q != SCheck || !m_ahead_q), .own_vp_i(h_q.dst_vp),
+    .own_addr_i(state_q == SEvXl ? ev_addr : h_q.addr),
+    .own_len_i(state_q == SCheck ? h_q.msg_len : state_q == SEvXl ? 32'd16 : 32'(h_q.len)),
+    .own_phys_i(state_q == SEvXl ? ev_phys : h_q.phys), .own_phys_ok_i(vp_phys_ok_i[h_q.dst_vp]),
+    .pf_ok_i(state_q == SData || state_q == SHead || state_q == SHold),
+    .req_valid_o(c_req_valid), .req_ready_i(c_req_ready), .req_vp_o(c_req_vp), .req_addr_o(c_req_addr),
+    .req_len_o(c_req_len), .req_phys_o(c_req_phys), .req_phys_ok_o(c_req_phys_ok),
+    .rsp_valid_i(c_rsp_valid), .rsp_status_i(xl_rsp_status_i), .rsp_ppn_i(xl_rsp_paddr_i[47:12]), .own_rsp_o(own_rsp),
+    .ans_i(a_here && (state_q == SCheck || state_q == SXlate)), .ans_chk_i(state_q == SCheck), .ans_page_i(pk_m_q),
+    .ans_ok_i(st == nic_formats_pkg::NIC_STATUS_OK), .ans_vpn_i(h_q.addr.addr[47:12]), .ans_ppn_i(a_ppn),
+    .inv_active_i, .inv_key_i, .hold_o(pg_hold));
+  assign xl_rsp_ready_o = 1'b1;
 
   assign job_valid_o  = state_q == SHead && cin_valid && h.ptype == nic_formats_pkg::NIC_PKT_TYPE_READ_REQ && h_mine
                         && h_vp_ok;
@@ -493,14 +421,13 @@ module nic_rx #(
   assign done_status_o = ans_status_q;
 
   // ---------------------------------------------------------------- the fence (nic_inval)
-  // kill_m: the cached message's pages are of the key withdrawn; kill_p: the packet's own
+  // kill_p: the packet's own translation is of the key withdrawn (the cached message's pages:
+  // nic_rx_pages); kill_e: the EVENT's
   // translation; kill_e: the EVENT's.
-  logic kill_m, kill_p, kill_e;
-  assign kill_m = inv_active_i && !m_phys_q && m_key_q == inv_key_i;
+  logic kill_p, kill_e;
   assign kill_p = inv_active_i && !h_q.phys && h_q.addr.key == inv_key_i;
   assign kill_e = inv_active_i && !ev_phys && ev_addr[63:48] == inv_key_i && (state_q == SEvXl || state_q == SEvData);
-  assign inv_hold_o = (kill_m && (c_ok_q || n_ok_q || n_pend_q || mc_ok_q))
-                      || (inv_active_i && rq_hold_q)
+  assign inv_hold_o = pg_hold
                       || (kill_p && (state_q == SCheck || state_q == SXlate || state_q == SHold
                                      || (state_q == SData && pk_ok_q)))
                       || kill_e || ak_hold;
@@ -517,7 +444,7 @@ module nic_rx #(
   assign ak_drop  = take_head && cin_ahead && !h_check;
   assign ak_ready = state_q == SCheck && m_ahead_q && ak_valid;
   assign ak_use   = ak_ready && !ak_stale;
-  assign a_here   = (c_rsp_valid && out_q && !n_pend_q) || ak_use;
+  assign a_here   = own_rsp || ak_use;
   assign a_status = ak_use ? ak_status : xl_rsp_status_i;
   assign a_ppn    = ak_use ? ak_ppn : xl_rsp_paddr_i[47:12];
   logic [7:0] st;  // a lookup answered OK while its key is fenced counts as failed
@@ -526,31 +453,15 @@ module nic_rx #(
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       state_q <= SHead;
-      h_q <= '0; flit_q <= '0; mc_ok_q <= 1'b0; m_src_q <= '0; m_id_q <= '0; m_end_q <= '0;
-      c_ok_q <= 1'b0; n_ok_q <= 1'b0; n_pend_q <= 1'b0; c_vpn_q <= '0; c_ppn_q <= '0;
-      n_vpn_q <= '0; n_ppn_q <= '0; ans_q <= 1'b0; ans_status_q <= '0; mp_word_q <= '0;
+      h_q <= '0; flit_q <= '0; ans_q <= 1'b0; ans_status_q <= '0; mp_word_q <= '0;
       mpq_irq_o <= '0; rx_err_valid_o <= 1'b0; rx_err_o <= '0;
-      n_gen_q <= 1'b0; m_gen_q <= 1'b0; m_ahead_q <= 1'b0; out_q <= 1'b0; ans_ev_q <= 1'b0; m_key_q <= '0; m_vp_q <= '0; m_phys_q <= 1'b0;
+      m_ahead_q <= 1'b0; ans_ev_q <= 1'b0;
       hb_addr_q <= '0; hb_len_q <= '0; hb_data_q <= '0;
       pk_ok_q <= 1'b0; pk_m_q <= 1'b0; pk_ppn_q <= '0; ev_pk_q <= 1'b0;
-      e_idx_q <= '0; e_known_q <= 1'b0; e_rem_q <= '0; e_st_q <= '0; e_ev_q <= 1'b0; e_slot_q <= '0;
+      e_known_q <= 1'b0; e_rem_q <= '0; e_st_q <= '0; e_ev_q <= 1'b0;
     end else begin
       mpq_irq_o      <= '0;
       rx_err_valid_o <= 1'b0;
-      // translation responses: a prefetched page, or the one a state waits for
-      // one translation outstanding at a time: the prefetch (n_pend_q) or a state's own
-      if (c_req_valid && c_req_ready) out_q <= 1'b1;
-      if (c_rsp_valid) out_q <= 1'b0;
-      if (pf_taken) begin
-        n_pend_q <= 1'b1;
-        n_vpn_q  <= c_req_addr[47:12];
-        n_gen_q  <= rq_hold_q ? rq_q.gen : m_gen_q;  // the message that asked for it
-      end
-      if (c_rsp_valid && n_pend_q) begin  // kept only for the message that asked for it
-        n_pend_q <= 1'b0;
-        n_ok_q   <= xl_rsp_status_i == nic_formats_pkg::NIC_STATUS_OK && n_gen_q == m_gen_q && !kill_m;
-        n_ppn_q  <= xl_rsp_paddr_i[47:12];
-      end
       // a head is taken in SHead, or in SHold with the held beat when it continues the message
       if (ak_ready && ak_stale) m_ahead_q <= 1'b0;
       if (take_head) begin
@@ -562,44 +473,33 @@ module nic_rx #(
         ev_pk_q <= 1'b0;
         pk_ok_q <= 1'b0;
         pk_m_q  <= 1'b0;
-        e_idx_q <= t_idx;
         if (stale && state_q == SHead) begin
           state_q <= SDrop;  // its message completed when the link went down
-        end else if (!typ_ok || h.dst_node != node_id_i) begin
-          // another node's message (on the back-to-back link no one else can take it): answered
-          // NACK BAD_NODE at its end (a WRITE with REV at its EVENT), so its sender completes
+        end else if (!typ_ok || h.dst_node != node_id_i || h_alias) begin
+          // another node's message (on the back-to-back link no one else can take it), or one that
+          // can have no entry (h_alias): answered NACK BAD_NODE at its end (a WRITE with REV at its
+          // EVENT), so its sender completes
           if (typ_ok && Vc == 0 && h.last && !(h.ptype == nic_formats_pkg::NIC_PKT_TYPE_WRITE && h.rev)) begin
             ans_status_q <= nic_formats_pkg::NIC_STATUS_BAD_NODE; ans_q <= 1'b1;
           end
           rx_err_valid_o <= 1'b1;
           rx_err_o <= (64'(h.src_node) << nic_formats_pkg::NIC_RX_ERR_SRC_NODE_LSB) | (64'(h.ptype) << nic_formats_pkg::NIC_RX_ERR_PTYPE_LSB)
-                      | 64'(nic_formats_pkg::NIC_STATUS_MALFORMED);
+                      | 64'(err_st);
           state_q <= SDrop;
         end else begin
           unique case (h.ptype)
             nic_formats_pkg::NIC_PKT_TYPE_WRITE, nic_formats_pkg::NIC_PKT_TYPE_READ_DATA: begin
-              e_known_q <= 1'b1; e_rem_q <= h_e.rem; e_st_q <= h_e.st; e_ev_q <= h_e.ev; e_slot_q <= h_e.slot;
+              e_known_q <= 1'b1; e_rem_q <= h_e.rem; e_st_q <= h_e.st; e_ev_q <= h_e.ev;
               if (h_e.st != nic_formats_pkg::NIC_STATUS_OK) begin
                 state_q <= SData;  // the message failed: nothing more of it is written
               end else if (h.first) begin  // the whole range checked; its pages kept for the rest
-                m_gen_q   <= !m_gen_q;
-                mc_ok_q   <= 1'b0;
-                m_src_q   <= h.src_node;
-                m_id_q    <= h.msg_id;
-                m_key_q   <= h.addr.key;
-                m_vp_q    <= h.dst_vp;
-                m_phys_q  <= h.phys;
-                m_end_q   <= h.addr.addr + 48'(h.msg_len);
-                c_ok_q    <= 1'b0;
-                n_ok_q    <= 1'b0;
                 pk_m_q    <= 1'b1;
                 state_q   <= SCheck;
-              end else if (h_m && (h.phys || (c_ok_q && h.addr.addr[47:12] == c_vpn_q))) begin
-                pk_ok_q <= 1'b1; pk_m_q <= 1'b1; pk_ppn_q <= c_ppn_q;
+              end else if (h_c) begin
+                pk_ok_q <= 1'b1; pk_m_q <= 1'b1; pk_ppn_q <= c_ppn;
                 state_q <= SData;
-              end else if (h_m && n_ok_q && h.addr.addr[47:12] == n_vpn_q) begin
-                c_vpn_q <= n_vpn_q; c_ppn_q <= n_ppn_q; n_ok_q <= 1'b0;
-                pk_ok_q <= 1'b1; pk_m_q <= 1'b1; pk_ppn_q <= n_ppn_q;
+              end else if (h_n) begin
+                pk_ok_q <= 1'b1; pk_m_q <= 1'b1; pk_ppn_q <= n_ppn;
                 state_q <= SData;
               end else begin
                 pk_m_q  <= h_m;  // a page miss of the cached message, or a packet checked alone
@@ -621,7 +521,7 @@ module nic_rx #(
               end else begin  // before its message's data: parked for the packet that completes it
                 e_known_q <= t_hit && t_rd.known; e_rem_q <= t_hit ? t_rd.rem : '0;
                 e_st_q <= t_hit ? t_rd.st : nic_formats_pkg::NIC_STATUS_OK;
-                e_ev_q <= 1'b1; e_slot_q <= pk_idx;
+                e_ev_q <= 1'b1;
                 state_q <= SEvPk;
               end
             end
@@ -651,13 +551,7 @@ module nic_rx #(
             end
           end else begin
             if (st != nic_formats_pkg::NIC_STATUS_OK) e_st_q <= st;
-            if (state_q == SCheck) mc_ok_q <= st == nic_formats_pkg::NIC_STATUS_OK;
-            if (pk_m_q) begin  // a page of the cached message
-              c_ok_q  <= st == nic_formats_pkg::NIC_STATUS_OK;
-              c_vpn_q <= h_q.addr.addr[47:12];
-              c_ppn_q <= a_ppn;
-            end
-            state_q <= SData;
+            state_q <= SData;  // (the FIRST's check, or a page of the cached message: nic_rx_pages)
           end
         end
         SData, SMp, SDrop, SEvData, SEvPk: begin
@@ -694,12 +588,6 @@ module nic_rx #(
         SDone: if (done_ready_i) state_q <= SHead;
         default: state_q <= SHead;
       endcase
-      // the fence: the cached message's pages are dropped (its later packets ask for their own)
-      if (kill_m) begin
-        c_ok_q  <= 1'b0;
-        n_ok_q  <= 1'b0;
-        mc_ok_q <= 1'b0;
-      end
       // an MP that cannot be written is refused before any beat
       if (state_q == SMp && flit_q == 3'd1 && mp_refuse) begin
         state_q <= SDrop;

@@ -1,122 +1,158 @@
-// nic_rx_tbl: the receiver's table of messages in progress (nic_rx, docs/nic.md section 7), keyed by
-// {SRC_NODE, MSG_ID}, and the store of EVENTs that came before their message's data.
-//   Lookup : key_i is compared with every entry's key at once (the tags, Ents x 22 bits in flops:
-//            a CAM); hit_o and, on a hit, the entry's state rd_o (from a cmn_ctx_mem read with the
-//            match) in the same cycle. idx_o is the match, or the lowest free entry (full_o: none).
-//   Alloc  : alloc_i at an edge takes entry idx_o for key_i (only when !hit_o && !full_o).
-//   Write  : we_i writes the state wdata_i into entry widx_i; free_i releases entry fidx_i (its
-//            tag invalid; its state is rewritten at the next allocation before it is read).
-//   Purge  : purge_i frees, at the edge, every entry whose MSG_ID epoch (bits MsgW+1:MsgW) is not
-//            purge_ep_i and, with purge_src_i, whose SRC_NODE is purge_node_i: a sender's older
-//            epoch's messages will never be completed (their rest was dropped when its link went
-//            down). A purged entry's parked EVENT slot is released.
-//   Park   : an EVENT waiting for its message's data: pk_free_o (a slot is free) and pk_idx_o (the
-//            lowest free slot); pk_take_i marks pk_idx_o busy, pk_we_i writes slot pk_widx_i
-//            (address word, PHYS, the 16 event bytes), pk_rel_i frees slot pk_ridx_i, pk_rd_o reads
-//            slot pk_ridx_i (combinational).
-// Latency: lookups combinational; writes seen from the next cycle. Throughput: one of each a cycle.
-// The state of an entry (State bits, see nic_rx): {known, rem[31:0], st[7:0], ev, slot}.
-// Parameters: Ents (entries, >= 2), Slots (parked EVENTs, >= 0), MsgW (MSG_ID slot bits: the
-//   epoch above them).
+// nic_rx_tbl: the receiver's table of messages in progress (nic_rx, docs/nic.md section 7), with an
+// entry for every possible message: one per {sender node mod 2^NodeW, MSG_ID slot}. A sender has at
+// most 2^MsgW messages in flight (its message table), so the table never fills and a head never
+// waits for an entry; an EVENT that comes before its message's data is parked in its own entry.
+//   Sender : one word per sender index (a cmn_ctx_mem, 2^NodeW words: reads "nothing in progress"
+//            after reset): its node's upper bits (the tag), the link epoch of its entries, one
+//            in-progress bit per MSG_ID slot. A head whose epoch is not the word's sees none of the
+//            sender's entries in progress (a sender's older epoch's messages never complete: their
+//            rest was dropped before its link when it went down); the head's take drops them.
+//   Lookup : for the head shown (src_i, msg_id_i), combinational: hit_o (its entry is in progress),
+//            rd_o (its state, on a hit), alias_o (NodeW > 0: another node with the same low NodeW
+//            bits has messages in progress here: the head cannot have an entry).
+//   Take   : take_i at an edge makes the head's entry the current one; with use_i the entry is set
+//            in progress (use_free_i: freed instead, an EVENT that completes its message) and the
+//            sender's entries of other epochs dropped.
+//   Current: we_i writes its state (wdata_i); free_i frees it (never at a take); pk_we_i writes its
+//            parked EVENT (address word, PHYS, the 16 event bytes), pk_rd_o reads it. Writes are
+//            seen from the next cycle.
+// The state and the parked EVENTs are memories of 2^(NodeW+MsgW) rows, not reset: a row is read
+// only while its bit is set, and written (state at the packet's end) before it is read again.
+// The state of an entry (StW bits, see nic_rx): {known, rem[31:0], st[7:0], ev}.
+// Parameters: NodeW (sender node bits; 0: the entries by MSG_ID alone, VC1's answers to this node's
+//   own messages), MsgW (MSG_ID slot bits: the epoch above them), Park (store parked EVENTs).
 module nic_rx_tbl #(
-  parameter int  Ents  = 16,
-  parameter int  Slots = 2,
+  parameter int  NodeW = 6,
   parameter int  MsgW  = 6,
-  localparam int IW    = $clog2(Ents),                   // derived, do not override
-  localparam int SW    = (Slots > 1) ? $clog2(Slots) : 1, // derived, do not override
-  localparam int StW   = 1 + 32 + 8 + 1 + SW,             // derived, do not override
-  localparam int PkW   = 64 + 1 + 128                     // derived, do not override
+  parameter bit  Park  = 1'b1,
+  localparam int IW    = NodeW + MsgW,                     // derived, do not override
+  localparam int TagW  = (NodeW > 0) ? 14 - NodeW : 1,     // derived, do not override
+  localparam int WdW   = TagW + 2 + (1 << MsgW),           // derived, do not override
+  localparam int StW   = 1 + 32 + 8 + 1,                   // derived, do not override
+  localparam int PkW   = 64 + 1 + 128                      // derived, do not override
 ) (
   input  logic           clk_i,
   input  logic           rst_ni,
-  input  logic [21:0]    key_i,      // {SRC_NODE, MSG_ID}
+  input  logic [13:0]    src_i,      // the head shown: SRC_NODE, MSG_ID
+  input  logic [7:0]     msg_id_i,
   output logic           hit_o,
-  output logic           full_o,
-  output logic [IW-1:0]  idx_o,
+  output logic           alias_o,
   output logic [StW-1:0] rd_o,
-  output logic [IW:0]    used_o,     // entries in use (status)
-  input  logic           alloc_i,
+  input  logic           take_i,
+  input  logic           use_i,
+  input  logic           use_free_i,
   input  logic           we_i,
-  input  logic [IW-1:0]  widx_i,
   input  logic [StW-1:0] wdata_i,
   input  logic           free_i,
-  input  logic [IW-1:0]  fidx_i,
-  input  logic           purge_i,
-  input  logic           purge_src_i,
-  input  logic [13:0]    purge_node_i,
-  input  logic [1:0]     purge_ep_i,
-  output logic           pk_free_o,
-  output logic [SW-1:0]  pk_idx_o,
-  input  logic           pk_take_i,
   input  logic           pk_we_i,
-  input  logic [SW-1:0]  pk_widx_i,
   input  logic [PkW-1:0] pk_wdata_i,
-  input  logic           pk_rel_i,
-  input  logic [SW-1:0]  pk_ridx_i,
   output logic [PkW-1:0] pk_rd_o
 );
 
-  if (Ents < 2 || Slots < 0) begin : gen_err_params
-    $error("nic_rx_tbl: Ents must be >= 2 and Slots >= 0");
+  if (NodeW < 0 || NodeW > 8 || MsgW < 1 || MsgW > 6) begin : gen_err_params
+    $error("nic_rx_tbl: NodeW must be 0..8 and MsgW 1..6");
   end
 
-  // the keys (a CAM)
-  logic [Ents-1:0]    tv;            // valid
-  logic [Ents*22-1:0] tk;            // keys
-  logic [Ents-1:0]    m, pg;         // match; purged at this edge
-  logic [IW-1:0]      mi, fi;
-  logic               any_free;
+  // the head's sender word and entry
+  localparam int SIW = (NodeW > 0) ? NodeW : 1;
+  logic [SIW-1:0]  sidx, sidx_q;
+  logic [IW-1:0]   idx, idx_q;
+  logic [TagW-1:0] tag;
+  logic [1:0]      ep;
+  logic [MsgW-1:0] slot;
+  assign slot = msg_id_i[MsgW-1:0];
+  assign ep   = msg_id_i[MsgW +: 2];
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic unused_id;  // (bits above the epoch, MsgW < 6)
+  assign unused_id = ^msg_id_i;
+  /* verilator lint_on UNUSEDSIGNAL */
+  if (NodeW > 0) begin : g_node
+    assign sidx = src_i[NodeW-1:0];
+    assign tag  = src_i[13:NodeW];
+    assign idx  = {src_i[NodeW-1:0], slot};
+  end else begin : g_msg
+    assign sidx = '0;
+    assign tag  = '0;
+    assign idx  = slot;
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic unused_src;
+    assign unused_src = ^src_i;
+    /* verilator lint_on UNUSEDSIGNAL */
+  end
+
+  typedef struct packed {
+    logic [TagW-1:0]       tag;
+    logic [1:0]            ep;
+    logic [(1<<MsgW)-1:0]  busy;
+  } word_t;
+  word_t w, w_now, w_q, w_wr;
+  logic  w_we;
+  logic [SIW-1:0] w_waddr;
+  logic [WdW-1:0] w_rd;
+  assign w = w_rd;
+  // the sender's entries as this head sees them: none if of another epoch (or none at all: the
+  // word is the head's sender's from now); another node's while it has some in progress (alias)
+  assign alias_o = NodeW > 0 && w.busy != '0 && w.tag != tag;
   always_comb begin
-    mi = '0;
-    used_o = '0;
-    for (int e = 0; e < Ents; e++) begin
-      m[e]  = tv[e] && tk[e*22 +: 22] == key_i;
-      pg[e] = purge_i && tv[e] && tk[e*22 + MsgW +: 2] != purge_ep_i
-              && (!purge_src_i || tk[e*22 + 8 +: 14] == purge_node_i);
-      if (m[e]) mi = IW'(e);
-      used_o = used_o + (IW + 1)'(tv[e]);
+    w_now = w;
+    if (w.ep != ep || w.busy == '0) begin
+      w_now.tag  = tag;
+      w_now.ep   = ep;
+      w_now.busy = '0;
     end
   end
-  assign hit_o  = |m;
-  assign full_o = !any_free;
-  assign idx_o  = hit_o ? mi : fi;
-  nic_rx_slots #(.N(Ents), .TagW(22)) u_keys (
-    .clk_i, .rst_ni, .free_o(any_free), .idx_o(fi), .take_i(alloc_i), .tag_i(key_i),
-    .rel_i(free_i), .rel_idx_i(fidx_i), .clr_i(pg), .busy_o(tv), .tags_o(tk));
-
-  cmn_ctx_mem #(.Width(StW), .Depth(Ents), .Reads(1)) u_st (
-    .clk_i, .rst_ni, .we_i, .waddr_i(widx_i), .wdata_i, .raddr_i(mi), .rdata_o(rd_o));
-
-  // parked EVENTs: each slot's tag is the entry it belongs to (released when that is purged);
-  // none with Slots 0 (VC1 carries no EVENT)
-  if (Slots > 0) begin : g_park
-    logic [Slots-1:0]    pb, pclr;
-    logic [Slots*IW-1:0] po;
-    always_comb begin
-      for (int s = 0; s < Slots; s++) pclr[s] = pb[s] && pg[po[s*IW +: IW]];
+  assign hit_o   = !alias_o && w_now.busy[slot];
+  // the word written: at a take (the head's, set or freed), or at a free (the current's, cleared)
+  always_comb begin
+    w_wr = w_now;
+    w_wr.busy[slot] = !use_free_i;
+    w_waddr = sidx;
+    if (free_i) begin
+      w_wr = w_q;
+      w_wr.busy[idx_q[MsgW-1:0]] = 1'b0;
+      w_waddr = sidx_q;
     end
-    nic_rx_slots #(.N(Slots), .TagW(IW)) u_slots (
-      .clk_i, .rst_ni, .free_o(pk_free_o), .idx_o(pk_idx_o), .take_i(pk_take_i), .tag_i(idx_o),
-      .rel_i(pk_rel_i), .rel_idx_i(pk_ridx_i), .clr_i(pclr), .busy_o(pb), .tags_o(po));
-    cmn_ctx_mem #(.Width(PkW), .Depth(Slots), .Reads(1)) u_pk (
-      .clk_i, .rst_ni, .we_i(pk_we_i), .waddr_i(pk_widx_i), .wdata_i(pk_wdata_i), .raddr_i(pk_ridx_i),
-      .rdata_o(pk_rd_o));
+  end
+  assign w_we = (take_i && use_i) || free_i;
+  cmn_ctx_mem #(.Width(WdW), .Depth(1 << NodeW), .Reads(1)) u_snd (
+    .clk_i, .rst_ni, .we_i(w_we), .waddr_i(w_waddr), .wdata_i(w_wr), .raddr_i(sidx), .rdata_o(w_rd));
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      idx_q  <= '0;
+      sidx_q <= '0;
+      w_q    <= '0;
+    end else if (take_i) begin
+      idx_q  <= idx;
+      sidx_q <= sidx;
+      w_q    <= w_wr;
+    end
+  end
+
+  // the entries' state and parked EVENTs (memories, not reset: read only on a hit)
+  logic [StW-1:0] st_mem [1 << IW];
+  always_ff @(posedge clk_i) begin
+    if (we_i) st_mem[idx_q] <= wdata_i;
+  end
+  assign rd_o = hit_o ? st_mem[idx] : '0;
+  if (Park) begin : g_park
+    logic [PkW-1:0] pk_mem [1 << IW];
+    always_ff @(posedge clk_i) begin
+      if (pk_we_i) pk_mem[idx_q] <= pk_wdata_i;
+    end
+    assign pk_rd_o = pk_mem[idx_q];
   end else begin : g_no_park
-    assign pk_free_o = 1'b0;
-    assign pk_idx_o  = '0;
-    assign pk_rd_o   = '0;
+    assign pk_rd_o = '0;
     /* verilator lint_off UNUSEDSIGNAL */
     logic unused_pk;
-    assign unused_pk = ^{pk_take_i, pk_we_i, pk_widx_i, pk_wdata_i, pk_rel_i, pk_ridx_i};
+    assign unused_pk = ^{pk_we_i, pk_wdata_i};
     /* verilator lint_on UNUSEDSIGNAL */
   end
 
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      a_alloc: assert (!alloc_i || (!hit_o && !full_o)) else $error("nic_rx_tbl: allocation on a hit or a full table");
-      a_onehot: assert ($countones(m) <= 1) else $error("nic_rx_tbl: a key in two entries");
-      a_ep: assert (MsgW + 2 <= 8) else $error("nic_rx_tbl: MsgW too large");
+      a_one_write: assert (!(take_i && use_i && free_i)) else $error("nic_rx_tbl: a take and a free at one edge");
+      a_use_alias: assert (!(take_i && use_i && alias_o)) else $error("nic_rx_tbl: an entry for an aliased sender");
     end
   end
 `endif

@@ -417,7 +417,7 @@ module nic_top #(
     logic [63:0] re;
     logic [63:0]         mw;
     logic [NumVp-1:0]    mi;
-    nic_rx #(.NumVp(NumVp), .Vc(v), .MsgW(MsgW), .Ahead(v == 0 ? RxAhead : 0), .AheadAll(RxAheadAll)) u_rx (
+    nic_rx #(.NumVp(NumVp), .Vc(v), .MsgW(MsgW), .Ahead(v == 0 ? RxAhead : 0), .AheadAll(RxAheadAll), .NodeW(RouteLog2)) u_rx (
       .clk_i, .rst_ni, .node_id_i(node_id), .vp_en_i(vp_en), .vp_phys_ok_i(vp_phys_ok),
       .win_i(win), .win_rdata_o(mw), .mpq_irq_o(mi),
       .in_valid_i(in_valid[v]), .in_ready_o(in_ready[v]), .in_data_i(in_data[v*256 +: 256]), .in_last_i(in_last[v]),

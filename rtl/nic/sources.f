@@ -8,8 +8,8 @@ rtl/nic/nic_ring_ctx.sv
 rtl/nic/nic_regs.sv
 rtl/nic/nic_rx_ahead.sv
 rtl/nic/nic_rx_mpq.sv
-rtl/nic/nic_rx_slots.sv
 rtl/nic/nic_rx_tbl.sv
+rtl/nic/nic_rx_pages.sv
 rtl/nic/nic_rx.sv
 rtl/nic/nic_cmpl.sv
 rtl/nic/nic_desc_check.sv

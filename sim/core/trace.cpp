@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/fst_merge.hpp"
+
 namespace hpcnet::sim {
 
 namespace {
@@ -119,7 +121,33 @@ std::string TraceOutcome::text() const {
                        file, model, run, end, first);
   std::string s = fmt::format("trace {} ({}, run {}): cycles {}..{}", file, model, run, from, to);
   if (last != UINT64_MAX && to < last) s += fmt::format(" (the run ended before cycle {})", last);
+  if (merged > 1) s += fmt::format(", merged with the {} other traces of the run", merged - 1);
+  else if (!merged_into.empty()) s += fmt::format(", merged into {}", merged_into);
   return s;
+}
+
+std::string trace_merge_run(unsigned run) {
+  std::vector<size_t> parts;
+  std::vector<std::string> files;
+  {
+    std::lock_guard l(state().m);
+    for (size_t i = 0; i < state().out.size(); ++i)
+      if (state().out[i].run == run && state().out[i].written) {
+        parts.push_back(i);
+        files.push_back(state().out[i].file);
+      }
+  }
+  if (files.size() < 2) return {};
+  const std::string into = files[0], tmp = into + ".merging";
+  fst_merge(files, tmp);
+  std::error_code ec;
+  std::filesystem::rename(tmp, into, ec);
+  if (ec) throw TraceError(fmt::format("trace merge: cannot rename {} to {}: {}", tmp, into, ec.message()));
+  for (size_t k = 1; k < files.size(); ++k) std::filesystem::remove(files[k], ec);
+  std::lock_guard l(state().m);
+  for (size_t i : parts) state().out[i].merged_into = into;
+  state().out[parts[0]].merged = unsigned(files.size());
+  return into;
 }
 
 std::vector<TraceOutcome> trace_outcomes() {

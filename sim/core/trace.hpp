@@ -67,9 +67,17 @@ struct TraceOutcome {
   bool written = false;   // the file was opened and closed
   uint64_t from = 0, to = 0;     // cycles written (when written)
   uint64_t end = 0;       // the harness's last cycle simulated
+  std::string merged_into;       // the file now holding it (trace_merge_run), or empty
+  unsigned merged = 0;           // (the file merged into) the traces it holds
   std::string text() const;      // one line for a user
 };
 std::vector<TraceOutcome> trace_outcomes();
+
+// A run whose models each wrote their own file (the machine's traced node: its NIC, its router's
+// link end, a router plane) in one file: merges the files written for run `run` into the first of
+// them (fst_merge.hpp) and removes the others; their outcomes say so. Returns the merged file
+// (empty when the run wrote fewer than two). Throws TraceError as fst_merge does.
+std::string trace_merge_run(unsigned run);
 
 // The harness's side (HarnessCore): a harness is built / destroyed (counts runs); a window is
 // bound to a model (returns the file to write, unique in this process, after checking that it

@@ -15,6 +15,8 @@ Machine::Machine(MachineConfig cfg)
     : cfg_(std::move(cfg)), coords_(cfg_.net.shape), cluster_(ClusterConfig{cfg_.watchdog_cycles, cfg_.max_cycles}) {
   const unsigned n = cfg_.net.shape.nodes();
   if (n < 2) throw std::invalid_argument("machine: at least 2 nodes");
+  if (n > kMachineMaxNodes)
+    throw std::invalid_argument(fmt::format("machine: {} nodes; a NIC routes to {} nodes at most (its route table)", n, kMachineMaxNodes));
   if (cfg_.trace_node >= n) throw std::invalid_argument(fmt::format("machine: trace node {} of {} nodes", cfg_.trace_node, n));
   // the networks first: they throw on a shape they have no model for, before anything is built
   std::unique_ptr<GsnNet> tree = cfg_.node.with_ssm ? make_gsn_net(n, cfg_.node.clock_mhz) : nullptr;

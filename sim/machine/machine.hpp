@@ -24,6 +24,10 @@
 
 namespace hpcnet::sim {
 
+// The nodes a machine can have: a NIC routes to the nodes of its route table (nic_top's
+// RouteLog2 = 6), and its receiver keeps the messages of that many senders (docs/machine.md).
+inline constexpr unsigned kMachineMaxNodes = 64;
+
 struct MachineConfig {
   NicNetConfig net;                  // shape, routing mode, buffers, NIC-router wires and their faults
   NicNodeConfig node;                // every node alike (with_ssm: an SSM and the sync tree too)

@@ -1,8 +1,8 @@
 // test_machine_stress.cpp: 16 nodes at saturation (machine_stress.hpp; messages of 1 to 1,024
 // bytes at any offset: up to 9 packets, interleaved at the receivers): every byte intact, every
 // read right, every mini-packet once, every batch's completions in (rdma_quiet), no deadlock (the
-// cluster's watchdog), on a 4x4 mesh in ADBR and DOR-VCT and on a 4x4 torus, and with faults on
-// every NIC's link.
+// cluster's watchdog), on a 4x4 mesh in ADBR, DOR-VCT and DOR-WH (wormhole: a packet may span
+// routers) and on a 4x4 torus, and with faults on every NIC's link.
 #include "hpcnet/tb/seed.hpp"
 #include "machine_stress.hpp"
 
@@ -39,11 +39,12 @@ uint64_t stress_case(MachineConfig cfg, const StressConfig& sc, const char* name
 
 }  // namespace
 
-TEST_CASE("machine: 16 nodes write read and send to each other at saturation (ADBR and DOR-VCT 4x4 and a 4x4 torus)", "[machine]") {
+TEST_CASE("machine: 16 nodes write read and send to each other at saturation (4x4 in the three router modes and a 4x4 torus)", "[machine]") {
   StressConfig sc;
   sc.cycles = 30000;
   SECTION("ADBR") { stress_case(stress_cfg({4, 4}, NetMode::adbr), sc, "machine stress adbr"); }
   SECTION("DOR-VCT") { stress_case(stress_cfg({4, 4}, NetMode::dor_vct), sc, "machine stress dorvct"); }
+  SECTION("DOR-WH") { stress_case(stress_cfg({4, 4}, NetMode::dor_wh), sc, "machine stress dorwh"); }
   SECTION("torus") { stress_case(stress_cfg(MeshShape(4, 4).as_torus(), NetMode::dor_vct), sc, "machine stress torus"); }
 }
 

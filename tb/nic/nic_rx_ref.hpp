@@ -7,8 +7,12 @@
 //   - a type the VC does not carry, or another node's packet: reported (RX_ERR word: MALFORMED,
 //     PTYPE, SRC_NODE) and dropped; on VC0 the end of such a message (its LAST packet, an EVENT;
 //     not a WRITE with REV, whose EVENT ends it) is answered NACK BAD_NODE;
+//   - VC0: a WRITE or EVENT whose SRC_NODE equals, modulo 2^NodeW, that of another sender with
+//     messages in progress: as another node's packet, but reported with BAD_NODE (it can have no
+//     entry in the table);
 //   - WRITE / READ_DATA: each packet on its own; the message's state is kept by {SRC_NODE, MSG_ID}
-//     (bytes still to come, from the first packet's MSG_LEN; its first failure). A packet fails the
+//     (VC1: by MSG_ID, this node's own messages) (bytes still to come, from the first packet's
+//     MSG_LEN; its first failure). A packet fails the
 //     message when DST_VP does not exist or is disabled (BAD_VP), or it is a LAST packet with AUX
 //     STATUS not OK (that status; READ_DATA: with bit 7); otherwise, while the message has not
 //     failed, it is checked through the ATT: the FIRST packet the whole range [ADDR, ADDR +
@@ -90,7 +94,7 @@ struct RxCtx {  // the inputs a packet is judged with (those of the cycle its he
   bool cont = false;  // taken with a held write beat (continuing it)
 };
 
-template <unsigned NumVp, unsigned MsgW>
+template <unsigned NumVp, unsigned MsgW, unsigned NodeW = 6>
 class RxRef {
  public:
   struct Mpq {
@@ -117,7 +121,7 @@ class RxRef {
   std::array<unsigned, NumVp> irqs{};
   // coverage
   std::uint64_t n_stale = 0, n_bad = 0, n_msgs_ok = 0, n_msgs_failed = 0, n_aux_fail = 0, n_events_ok = 0, n_events_bad = 0,
-                n_mp = 0, n_mp_refused = 0, n_jobs = 0, n_answers_in = 0, n_ev_parked = 0, n_purged = 0;
+                n_mp = 0, n_mp_refused = 0, n_jobs = 0, n_answers_in = 0, n_ev_parked = 0, n_purged = 0, n_alias = 0;
   std::size_t max_open = 0;  // messages in progress at once
 
   static nrf::PktHead head(const RxPkt& p) { return nrf::PktHead::unpack({p[0], p[1], p[2], p[3]}); }
@@ -141,9 +145,11 @@ class RxRef {
       ++n_stale;
       return;
     }
-    if (!typ_ok(h.ptype) || h.dst_node != c.node) {
+    const bool al = aliased(h, c);
+    n_alias += al;
+    if (!typ_ok(h.ptype) || h.dst_node != c.node || al) {
       ++n_bad;
-      errs.push_back(nrf::RX_ERR_CODE.put(rx_st(S::MALFORMED)) | nrf::RX_ERR_PTYPE.put(static_cast<unsigned>(h.ptype)) |
+      errs.push_back(nrf::RX_ERR_CODE.put(rx_st(al ? S::BAD_NODE : S::MALFORMED)) | nrf::RX_ERR_PTYPE.put(static_cast<unsigned>(h.ptype)) |
                      nrf::RX_ERR_SRC_NODE.put(h.src_node));
       if (typ_ok(h.ptype) && !vc1 && h.last && !(h.ptype == T::WRITE && h.rev)) answer(h, rx_st(S::BAD_NODE), false);
       return;
@@ -175,7 +181,16 @@ class RxRef {
   void answer(const nrf::PktHead& h, unsigned st, bool ev) {
     answers.push_back(Expect{RxAns{h.src_node, h.src_vp, h.dst_vp, h.msg_id, st, ev}, bytes});
   }
-  static std::uint32_t key(const nrf::PktHead& h) { return h.src_node << 8 | h.msg_id; }
+  std::uint32_t key(const nrf::PktHead& h) const { return (vc1 ? 0 : h.src_node << 8) | h.msg_id; }
+  // a VC0 WRITE or EVENT of a sender whose entries' place another sender holds
+  bool aliased(const nrf::PktHead& h, const RxCtx& c) const {
+    using T = nrf::PktType;
+    if (vc1 || !(h.ptype == T::WRITE || h.ptype == T::EVENT) || h.dst_node != c.node) return false;
+    const std::uint32_t mask = (1u << NodeW) - 1;
+    for (const auto& e : tbl_)
+      if (((e.first >> 8) & mask) == (h.src_node & mask) && (e.first >> 8) != h.src_node) return true;
+    return false;
+  }
   unsigned ep(std::uint32_t k) const { return (k >> MsgW) & 3; }
   // a sender's messages of an older epoch will never complete
   void purge(const nrf::PktHead& h, const RxCtx& c) {

@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <deque>
@@ -73,17 +74,19 @@ struct RxOpts {
   bool shuffle = false;   // with senders: each message's packets (its EVENT too) in any order
   unsigned abandon_pm = 0;  // with senders (VC0): per mille of packets a sender's link goes down:
                             // its messages under way are abandoned, its epoch moves on
+  bool alias = false;     // with senders: senders s and s + 3 have node ids equal modulo 64 (the
+                          // table's NodeW): one is refused while the other has messages in progress
 };
-// With senders: messages in progress at once (within nic_rx's table of 16 entries: a head that
-// needs an entry when none is free waits, and here every packet that would free one is behind
-// it) and EVENTs sent before their message's last data (within its 2 parked EVENTs).
-inline constexpr unsigned kRxMaxOpen = 12, kRxSlots = 2;
+// With senders: at most this many messages in progress at once (nic_rx has an entry for every
+// possible one: its senders' MSG_ID slots; the old table of 16 entries deadlocked beyond 16).
+inline constexpr unsigned kRxMaxOpen = 40;
 
 template <class M>
 class RxTb {
  public:
   RxRefT ref;
   std::uint64_t n_abandoned = 0;
+  unsigned max_early = 0;  // EVENTs sent before their message's data at once
   std::uint64_t n_pkts = 0, n_beats = 0, n_hold_waits = 0, n_downs = 0, n_closed_open = 0, n_sw = 0;
 
   RxTb(std::uint64_t seed, bool vc1, RxOpts o) : rng_(seed), o_(o), vc1_(vc1), dma_(rng_) {
@@ -380,8 +383,8 @@ class RxTb {
 
   // Several senders (o_.senders): up to kRxMaxOpen messages in progress, their packets
   // interleaved one by one (a random message's next packet each time); with o_.shuffle each
-  // message's packets, its EVENT included, in a random order (an EVENT goes after its message's
-  // data when kRxSlots others are already early). Single packets between them.
+  // message's packets, its EVENT included, in a random order (any number of EVENTs early).
+  // Single packets between them.
   struct RxMMsg {
     std::deque<RxPkt> pkts;
     unsigned src = 0, id = 0, data_left = 0, sender = 0;
@@ -389,7 +392,7 @@ class RxTb {
   };
   // A sender's link goes down: the rest of its messages under way is never sent (nic_epoch_drop),
   // its later messages carry the next epoch. nic_rx keeps their entries (and parked EVENTs) until
-  // the sender's next packet: counted in the budgets until then.
+  // the sender's next packet.
   void abandon(unsigned s) {
     for (auto it = open_.begin(); it != open_.end();) {
       if (it->sender != s) {
@@ -397,17 +400,10 @@ class RxTb {
         continue;
       }
       early_ -= it->early && it->data_left > 0;
-      dead_[s] += it->sent;
-      dead_early_[s] += it->early && it->data_left > 0;
       it = open_.erase(it);
       ++n_abandoned;
     }
     sender_ep_[s] = (sender_ep_[s] + 1) & 3;
-  }
-  unsigned dead_sum(const std::array<unsigned, 8>& a) const {
-    unsigned n = 0;
-    for (unsigned v : a) n += v;
-    return n;
   }
   void gen_multi(bool quiet) {
     const unsigned r = rng_.below(100);
@@ -416,22 +412,16 @@ class RxTb {
       return r < 4 ? mp_pkt() : r < 7 ? read_req() : bad_pkt();
     }
     if (!quiet && rng_.below(1000) < o_.abandon_pm) return abandon(rng_.below(o_.senders));
-    if (!quiet && (open_.empty() || (open_.size() + dead_sum(dead_) < kRxMaxOpen && rng_.pct(25)))) start_msg();
+    if (!quiet && (open_.empty() || (open_.size() < kRxMaxOpen && rng_.pct(25)))) start_msg();
     if (open_.empty()) return;
     const std::size_t i = rng_.below(static_cast<unsigned>(open_.size()));
     RxMMsg& m = open_[i];
     const auto is_ev = [](const RxPkt& p) { return RxRefT::head(p).ptype == rxf::PktType::EVENT; };
     m.sent = true;
-    if (RxRefT::head(m.pkts.front()).dst_node == node_)  // its older epoch's entries are dropped now
-      dead_[m.sender] = dead_early_[m.sender] = 0;
     if (is_ev(m.pkts.front()) && m.data_left > 0) {
-      if (early_ + dead_sum(dead_early_) >= kRxSlots) {  // no parked slot would be free: after the data
-        m.pkts.push_back(m.pkts.front());
-        m.pkts.pop_front();
-      } else {
-        m.early = true;
-        ++early_;
-      }
+      m.early = true;
+      ++early_;
+      max_early = std::max(max_early, early_);
     }
     if (!is_ev(m.pkts.front()) && --m.data_left == 0 && m.early) --early_;
     push_pkt(m.pkts.front());
@@ -441,10 +431,10 @@ class RxTb {
   void start_msg() {
     const unsigned s = rng_.below(o_.senders);
     rxf::PktHead h = tmpl(vc1_ ? rxf::PktType::READ_DATA : rxf::PktType::WRITE);
-    h.src_node = (node_ + 1 + 37 * s) & 0x3FFF;  // never this node
-    unsigned used = 0;  // MSG_ID slots of the sender's messages in progress
+    h.src_node = (node_ + 1 + (o_.alias ? 37 * (s % 3) + 64 * (s / 3 + 1) : 37 * s)) & 0x3FFF;  // never this node
+    unsigned used = 0;  // MSG_ID slots of the sender's messages in progress (VC1: of this node's)
     for (const RxMMsg& m : open_)
-      if (m.src == h.src_node) used |= 1u << m.id;
+      if (vc1_ || m.src == h.src_node) used |= 1u << m.id;
     if (used == 0xFF) return;
     unsigned id = rng_.below(8);
     while ((used >> id) & 1) id = (id + 1) & 7;
@@ -645,7 +635,6 @@ class RxTb {
   std::vector<RxMMsg> open_;  // with senders: messages with packets still to send
   unsigned early_ = 0;        // of them, with their EVENT sent and data still to send
   std::array<unsigned, 8> sender_ep_{0, 1, 2, 3, 0, 1, 2, 3};  // VC0: each sender's epoch
-  std::array<unsigned, 8> dead_{}, dead_early_{};  // abandoned messages nic_rx may still hold
   unsigned flit_ = 0;  // flits of pkts_.front() taken
   unsigned rev_busy_ = 0, xl_lat_ = 3, big_pct_ = 5;
   std::array<std::uint64_t, 5> bump_{};  // next free offset: physical area, keys 1..4

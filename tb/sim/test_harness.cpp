@@ -1,6 +1,7 @@
 // test_harness.cpp: Harness<V> clocking/reset and the FST trace window (on Vssm_top_1core).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -11,7 +12,9 @@
 #include <vector>
 
 #include "Vssm_top_1core.h"
+#include "gtkwave/fstapi.h"
 #include "sim/core/errors.hpp"
+#include "sim/core/fst_merge.hpp"
 #include "sim/core/harness.hpp"
 
 using namespace hpcnet::sim;
@@ -183,6 +186,58 @@ TEST_CASE("trace: two models never write the same file", "[sim][harness][trace]"
   const auto all = trace_outcomes();
   REQUIRE(outcome_of(all, f2));
   CHECK(outcome_of(all, f2)->written);
+}
+
+namespace {
+
+// An FST's variables (aliases included) and value changes, read with GTKWave's reader.
+struct FstCount {
+  uint64_t vars = 0, changes = 0, first = 0, last = 0;
+};
+FstCount fst_count(const fs::path& f) {
+  void* r = fstReaderOpen(f.string().c_str());
+  REQUIRE(r);
+  FstCount c;
+  c.vars = fstReaderGetVarCount(r);
+  fstReaderSetFacProcessMaskAll(r);
+  fstReaderIterBlocks(
+      r, [](void* u, uint64_t, fstHandle, const unsigned char*) { ++static_cast<FstCount*>(u)->changes; }, &c, nullptr);
+  c.first = fstReaderGetStartTime(r);
+  c.last = fstReaderGetEndTime(r);
+  fstReaderClose(r);
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("trace: the traces of one run merged into one file keep every variable and change in time order", "[sim][harness][trace]") {
+  const fs::path f = out("merge.fst"), f2 = out("merge-2.fst");
+  const unsigned run = trace_run() + 1;
+  {
+    Harness<Vssm_top_1core> a(200.0, TraceWindow{f.string(), 0, 40});
+    Harness<Vssm_top_1core> b(200.0, TraceWindow{f.string(), 15, 70});
+    for (int i = 0; i < 80; ++i) {
+      a.step(1);
+      b.step(1);
+    }
+  }
+  const FstCount ca = fst_count(f), cb = fst_count(f2);
+  REQUIRE(ca.changes > 0);
+  REQUIRE(cb.changes > 0);
+  CHECK(trace_merge_run(run) == f.string());
+  CHECK(!fs::exists(f2));
+  const FstCount m = fst_count(f);
+  CHECK(m.vars == ca.vars + cb.vars);
+  CHECK(m.changes == ca.changes + cb.changes);
+  CHECK(m.first == std::min(ca.first, cb.first));
+  CHECK(m.last == std::max(ca.last, cb.last));
+  const std::vector<uint64_t> t = fst_times(f);
+  CHECK(std::is_sorted(t.begin(), t.end()));
+  const auto all = trace_outcomes();
+  REQUIRE(outcome_of(all, f2));
+  CHECK_THAT(outcome_of(all, f2)->text(), Catch::Contains("merged into " + f.string()));
+  CHECK_THAT(outcome_of(all, f)->text(), Catch::Contains("merged with the 1 other traces"));
+  CHECK_THROWS_AS(fst_merge({(fs::path(HPCNET_SIM_TEST_DIR) / "no-such.fst").string()}, out("x.fst").string()), TraceError);
 }
 
 TEST_CASE("trace: the command line's request goes to the models of the run it names", "[sim][harness][trace]") {
