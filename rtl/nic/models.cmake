@@ -52,7 +52,7 @@ hpcnet_model(PREFIX Vnic_regs_s TOP nic_regs SOURCES ${NIC_RTL}
 # Descriptor execution (test_nic_exec.cpp): 5 VPs (the VP index does not fill its bits, DST_VP 5..31
 # is BAD_VP) and 8 message slots (MSG_ID {epoch, 3-bit slot}); -Wno-WIDTH as for nic_cmpl.
 hpcnet_model(PREFIX Vnic_exec_s TOP nic_exec SOURCES ${NIC_RTL} ARGS -Wno-WIDTH -GNumVp=5 -GMsgW=3)
-# The receive path (test_nic_rx.cpp): VC0 and VC1, 5 VPs, 8-entry REV outcome table; -Wno-WIDTH as above.
+# The receive path (test_nic_rx.cpp, test_nic_rx_multi.cpp): VC0 and VC1, 5 VPs, 8 MSG_IDs a sender; -Wno-WIDTH as above.
 # Without the queue that checks ahead (Ahead 0, as VC1 in nic_top): the reference takes a flit when
 # the state machine does; the queue is tested in the two-node tests (test_nic_ahead.cpp).
 hpcnet_model(PREFIX Vnic_rx0_s TOP nic_rx SOURCES ${NIC_RTL} ARGS -Wno-WIDTH -GNumVp=5 -GVc=0 -GMsgW=3 -GAhead=0)
@@ -61,3 +61,7 @@ hpcnet_model(PREFIX Vnic_rx1_s TOP nic_rx SOURCES ${NIC_RTL} ARGS -Wno-WIDTH -GN
 # link` measures goodput against error rate and link delay with it beside the default 160
 # (docs/link.md section 9). It joins the NIC's model table (sim/nic: nic_models(), found by LinkRetx).
 hpcnet_model(PREFIX Vnic_top_retx320 TOP nic_top SOURCES ${NIC_RTL} ARGS -GLinkRetx=320 BENCH)
+# The NIC of a machine of more than 64 nodes, a benchmark model: a route table of 256 entries and
+# receivers' tables of 256 senders (RouteLog2 8; docs/machine.md section 4). `hpcnet machine` takes
+# it for 65 to 256 nodes (sim/machine: found in nic_models() by RouteLog2).
+hpcnet_model(PREFIX Vnic_top_n256 TOP nic_top SOURCES ${NIC_RTL} ARGS -GRouteLog2=8 BENCH)

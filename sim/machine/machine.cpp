@@ -11,12 +11,28 @@
 
 namespace hpcnet::sim {
 
+namespace {
+
+// The NIC model for n nodes: the default one routes to 2^6 = 64 (nic_top's RouteLog2); a larger
+// machine takes the first model whose route table (and receivers' tables) reach n nodes.
+NicMake nic_model_for(unsigned n) {
+  constexpr long kDefaultRouteLog2 = 6;
+  for (const auto& e : nic_models())
+    if ((1ul << e.param("RouteLog2", kDefaultRouteLog2)) >= n) return e.make;
+  throw std::invalid_argument(fmt::format("machine: {} nodes need a NIC model whose route table has {} or more entries "
+                                          "(Vnic_top_n256: 256; built: {}){}",
+                                          n, n, model_names(nic_models()), bench_models_hint()));
+}
+
+}  // namespace
+
 Machine::Machine(MachineConfig cfg)
     : cfg_(std::move(cfg)), coords_(cfg_.net.shape), cluster_(ClusterConfig{cfg_.watchdog_cycles, cfg_.max_cycles}) {
   const unsigned n = cfg_.net.shape.nodes();
   if (n < 2) throw std::invalid_argument("machine: at least 2 nodes");
   if (n > kMachineMaxNodes)
     throw std::invalid_argument(fmt::format("machine: {} nodes; a NIC routes to {} nodes at most (its route table)", n, kMachineMaxNodes));
+  if (!cfg_.node.nic_make) cfg_.node.nic_make = nic_model_for(n);
   if (cfg_.trace_node >= n) throw std::invalid_argument(fmt::format("machine: trace node {} of {} nodes", cfg_.trace_node, n));
   // the networks first: they throw on a shape they have no model for, before anything is built
   std::unique_ptr<GsnNet> tree = cfg_.node.with_ssm ? make_gsn_net(n, cfg_.node.clock_mhz) : nullptr;

@@ -24,9 +24,11 @@
 
 namespace hpcnet::sim {
 
-// The nodes a machine can have: a NIC routes to the nodes of its route table (nic_top's
-// RouteLog2 = 6), and its receiver keeps the messages of that many senders (docs/machine.md).
-inline constexpr unsigned kMachineMaxNodes = 64;
+// The nodes a machine can have: a NIC routes to the nodes of its route table, and its receiver
+// keeps the messages of that many senders (docs/machine.md section 4): 64 with the default model
+// (nic_top's RouteLog2 = 6), 256 with the benchmark model Vnic_top_n256 (RouteLog2 = 8), which a
+// machine of more than 64 nodes takes.
+inline constexpr unsigned kMachineMaxNodes = 256;
 
 struct MachineConfig {
   NicNetConfig net;                  // shape, routing mode, buffers, NIC-router wires and their faults
