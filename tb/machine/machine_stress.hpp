@@ -5,12 +5,14 @@
 //   Memory of node d: a write area of N slices (slice s: what node s writes, in `batch` slots of
 //   `slot` bytes: op j of a batch writes only inside slot j, so a batch's writes never overlap and
 //   their order inside a batch does not matter), a source area (a fixed pattern, read by others),
-//   a read area (slot j: op j's read, checked after the batch).
+//   a read area (slot j: op j's read, checked after the batch), a local source of RDMA writes, an
+//   event area (16 bytes per (sender, slot): the remote event of op j's write, when it has one).
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
@@ -26,11 +28,18 @@ struct StressConfig {
   bool one_packet = false;     // keep every message inside one 128-byte block
   uint64_t cycles = 100000;    // the budget: nodes start no batch after it
   unsigned mp_pct = 15, read_pct = 25, imm_pct = 30;  // the mix (the rest: RDMA writes)
+  unsigned ev_pct = 20;        // writes that carry a remote event
 };
 
 struct StressTotals {
-  uint64_t writes = 0, reads = 0, mps = 0, bytes = 0, batches = 0;
+  uint64_t writes = 0, reads = 0, mps = 0, bytes = 0, batches = 0, events = 0;
 };
+
+// The buffer a node needs: the write, source, read and local source areas, then the events'.
+inline size_t stress_bytes(const StressConfig& sc, unsigned nodes) {
+  const size_t slice = size_t(sc.batch) * sc.slot;
+  return slice * nodes * 2 + 2 * slice + size_t(nodes) * sc.batch * 16;
+}
 
 inline uint8_t stress_src_byte(unsigned d, size_t i) { return uint8_t((d * 131 + i * 7) ^ 0xA5); }
 
@@ -38,9 +47,10 @@ inline uint8_t stress_src_byte(unsigned d, size_t i) { return uint8_t((d * 131 +
 inline StressTotals stress_run(Job& job, const StressConfig& sc, uint64_t seed) {
   const unsigned N = job.m.nodes();
   const size_t slice = size_t(sc.batch) * sc.slot, warea = slice * N, sarea = warea, rarea = slice;
-  REQUIRE(job.bytes >= warea + sarea + rarea + slice);
+  REQUIRE(job.bytes >= stress_bytes(sc, N));
   const size_t src_off = warea, rd_off = warea + sarea, lsrc_off = rd_off + rarea;  // lsrc: local source of RDMA writes
-  std::vector<std::vector<uint8_t>> want(N, std::vector<uint8_t>(warea, 0));
+  const size_t ev_off = lsrc_off + slice, evarea = size_t(N) * sc.batch * 16;
+  std::vector<std::vector<uint8_t>> want(N, std::vector<uint8_t>(warea, 0)), want_ev(N, std::vector<uint8_t>(evarea, 0));
   for (unsigned d = 0; d < N; ++d) {
     std::vector<uint8_t> img(job.bytes, 0);
     for (size_t i = 0; i < sarea; ++i) img[src_off + i] = stress_src_byte(d, i);
@@ -99,12 +109,21 @@ inline StressTotals stress_run(Job& job, const StressConfig& sc, uint64_t seed) 
           std::vector<uint8_t> data(len);
           for (auto& b : data) b = uint8_t(rng());
           const rdma_addr w{job.key[d], job.va[d] + size_t(s) * slice + size_t(j) * sc.slot + off};
+          rdma_opts wo = o;
+          const size_t ev_at = (size_t(s) * sc.batch + j) * 16;
+          rdma_event re{{job.key[d], job.va[d] + ev_off + ev_at}, {}};
+          if (unsigned(rng() % 100) < sc.ev_pct) {  // a remote event: the last one of slot (s, j) stays
+            for (auto& b : re.data) b = uint8_t(rng());
+            std::copy(std::begin(re.data), std::end(re.data), want_ev[d].begin() + long(ev_at));
+            wo.remote_event = &re;
+          }
           if (kind < sc.mp_pct + sc.read_pct + sc.imm_pct && len <= 128) {
-            REQUIRE(rdma_write_imm(ep, d, 0, w, data.data(), len, &o) == 0);
+            REQUIRE(rdma_write_imm(ep, d, 0, w, data.data(), len, &wo) == 0);
           } else {
             rdma_mem_write(ep, job.va[s] + lsrc_off + size_t(j) * sc.slot + off, data.data(), len);
-            REQUIRE(rdma_write(ep, d, 0, w, rdma_addr{job.key[s], job.va[s] + lsrc_off + size_t(j) * sc.slot + off}, len, &o) == 0);
+            REQUIRE(rdma_write(ep, d, 0, w, rdma_addr{job.key[s], job.va[s] + lsrc_off + size_t(j) * sc.slot + off}, len, &wo) == 0);
           }
+          tot[s].events += wo.remote_event != nullptr;
           std::copy(data.begin(), data.end(), want[d].begin() + long(size_t(s) * slice + size_t(j) * sc.slot + off));
           ++tot[s].writes;
           tot[s].bytes += len;
@@ -137,12 +156,14 @@ inline StressTotals stress_run(Job& job, const StressConfig& sc, uint64_t seed) 
     t.mps += tot[s].mps;
     t.bytes += tot[s].bytes;
     t.batches += tot[s].batches;
+    t.events += tot[s].events;
     for (unsigned d = 0; d < N; ++d) REQUIRE(mp_seen[d][s] == mp_sent[size_t(s) * N + d]);
   }
   for (unsigned d = 0; d < N; ++d) {
     const std::vector<uint8_t> img = job.image(d);
     INFO("node " << d);
     REQUIRE(std::equal(want[d].begin(), want[d].end(), img.begin()));
+    REQUIRE(std::equal(want_ev[d].begin(), want_ev[d].end(), img.begin() + long(ev_off)));
   }
   return t;
 }
